@@ -1,0 +1,85 @@
+import HostProtocol
+
+/// The emulated `Timer`: a one-shot or repeating timer on the plugin's clock.
+///
+/// Mirrors Foundation's rules that the seed relies on: an interval <= 0 becomes
+/// 0.1 ms; a non-repeating timer is invalid once it has fired; `invalidate()` on
+/// an invalid timer does nothing.
+final class EmulatedTimer {
+    /// The time it fires next.
+    private(set) var fireDate: VirtualTime
+    let interval: Int64
+    let repeats: Bool
+    /// Creation order, for firing ties.
+    let sequence: UInt64
+    private(set) var isValid = true
+    private let block: (EmulatedTimer) -> Void
+    /// Told of `started`, `fired` and `invalidated` (the safety timer reports these as events).
+    private let observer: ((SafetyTimerEvent.State, VirtualTime) -> Void)?
+
+    /// Foundation substitutes 0.1 ms for a non-positive interval.
+    static let minimumIntervalNanoseconds: Int64 = 100_000
+
+    init(fireDate: VirtualTime, interval: Int64, repeats: Bool, sequence: UInt64, observer: ((SafetyTimerEvent.State, VirtualTime) -> Void)?, block: @escaping (EmulatedTimer) -> Void) {
+        self.fireDate = fireDate
+        self.interval = interval
+        self.repeats = repeats
+        self.sequence = sequence
+        self.observer = observer
+        self.block = block
+        observer?(.started, fireDate)
+    }
+
+    /// Stops the timer; reports `invalidated` only when it was still valid.
+    func invalidate() {
+        guard isValid else { return }
+        isValid = false
+        observer?(.invalidated, fireDate)
+    }
+
+    /// Called by the run loop at `fireDate`.
+    func fire() {
+        guard isValid else { return }
+        let firedAt = fireDate
+        if repeats {
+            fireDate = fireDate.adding(nanoseconds: interval)
+        } else {
+            isValid = false
+        }
+        observer?(.fired, firedAt)
+        block(self)
+    }
+}
+
+/// The emulated main run loop's timer list: fires timers in deadline order, ties
+/// in creation order.
+final class TimerRunLoop {
+    private var timers: [EmulatedTimer] = []
+    private var nextSequence: UInt64 = 0
+    private let clock: PluginClock
+    /// Added to every deadline; nonzero only under the `timer-one-tick-late` fault.
+    var lateByNanoseconds: Int64 = 0
+
+    init(clock: PluginClock) {
+        self.clock = clock
+    }
+
+    /// `Timer.scheduledTimer(withTimeInterval:repeats:block:)` on this run loop.
+    @discardableResult
+    func scheduledTimer(withTimeInterval seconds: Double, repeats: Bool, observer: ((SafetyTimerEvent.State, VirtualTime) -> Void)? = nil, block: @escaping (EmulatedTimer) -> Void) -> EmulatedTimer {
+        var interval = VirtualTime.nanoseconds(fromSeconds: seconds) ?? EmulatedTimer.minimumIntervalNanoseconds
+        if interval <= 0 { interval = EmulatedTimer.minimumIntervalNanoseconds }
+        nextSequence += 1
+        let timer = EmulatedTimer(
+            fireDate: clock.now.adding(nanoseconds: interval + lateByNanoseconds), interval: interval, repeats: repeats,
+            sequence: nextSequence, observer: observer, block: block)
+        timers.append(timer)
+        return timer
+    }
+
+    /// The valid timer that fires first (earliest deadline, then earliest created).
+    func nextTimer() -> EmulatedTimer? {
+        timers.removeAll { !$0.isValid }
+        return timers.min { ($0.fireDate, $0.sequence) < ($1.fireDate, $1.sequence) }
+    }
+}

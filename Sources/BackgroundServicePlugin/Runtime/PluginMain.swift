@@ -1,0 +1,71 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The `background-service-plugin` executable's entry point.
+///
+/// ```swift
+/// // Sources/background-service-plugin/main.swift
+/// import BackgroundServicePlugin
+/// PluginMain.run(arguments: Array(CommandLine.arguments.dropFirst()))
+/// ```
+public enum PluginMain {
+    /// Parses the command line and serves stdin/stdout until EOF or `shutdown`.
+    /// Usage errors print the usage to stderr and exit 64.
+    public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Never {
+        // A closed stdout must end the process through EPIPE, not kill it with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        let options: PluginOptions
+        do {
+            switch try PluginOptions.parse(arguments, environment: environment) {
+            case .help:
+                print(PluginOptions.usage)
+                exit(0)
+            case .version:
+                print("background-service-plugin \(PluginOptions.version)")
+                exit(0)
+            case .run(let o):
+                options = o
+            }
+        } catch {
+            usageError(error.description)
+        }
+        if options.echo { runEcho() }
+        if !options.faults.isEmpty {
+            Stderr.log("BSP_FAULT is set: injecting \(options.faults.names.joined(separator: ", ")) (testing only)")
+        }
+        let engine: PluginEngine
+        do {
+            engine = try PluginEngine(
+                options: options,
+                monotonicNanoseconds: { DispatchTime.now().uptimeNanoseconds },
+                log: Stderr.log)
+        } catch {
+            usageError(error.description)
+        }
+        PluginRuntime(engine: engine, realClock: options.clock == .real).run()
+    }
+
+    private static func usageError(_ message: String) -> Never {
+        Stderr.log("error: \(message)")
+        FileHandle.standardError.write(Data((PluginOptions.usage + "\n").utf8))
+        exit(64)
+    }
+
+    /// `--echo`: copies stdin to stdout byte for byte (the benchmark's floor).
+    private static func runEcho() -> Never {
+        let capacity = 1 << 16
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
+        while true {
+            let n = read(0, buffer.baseAddress, capacity)
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 { exit(0) }
+            Stdout.writeAll(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<n])))
+        }
+    }
+}

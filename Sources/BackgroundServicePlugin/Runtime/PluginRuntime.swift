@@ -1,0 +1,126 @@
+import Dispatch
+import Foundation
+import HostProtocol
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs a ``PluginEngine`` on stdin and stdout.
+///
+/// - One dedicated thread does blocking `read(2)`s on stdin and hands each chunk
+///   to the engine.
+/// - The engine is the plugin's one serial owner: it lives in a `Mutex`, and the
+///   reader thread and (real clock only) the timer queue enter it in turn.
+/// - Output is written by whichever of them produced it, still under the lock,
+///   so frames leave in causal order, several per `write(2)` when ready together.
+///   A host that stops reading makes the plugin block, never drop or buffer
+///   without bound.
+final class PluginRuntime: Sendable {
+    private let engine: Mutex<PluginEngine>
+    private let isRealClock: Bool
+    private let timerQueue = DispatchQueue(label: "background-service-plugin.clock")
+    private nonisolated(unsafe) let timer: DispatchSourceTimer
+
+    init(engine: sending PluginEngine, realClock: Bool) {
+        self.isRealClock = realClock
+        self.engine = Mutex(engine)
+        self.timer = DispatchSource.makeTimerSource(queue: timerQueue)
+    }
+
+    /// Starts the reader thread and never returns: the process exits 0 at EOF or
+    /// after `shutdown`, once everything produced has been written.
+    func run() -> Never {
+        if isRealClock {
+            timer.setEventHandler { [self] in
+                step { $0.wakeUp() }
+            }
+            timer.schedule(deadline: .distantFuture)
+            timer.resume()
+        }
+        let reader = Thread { [self] in readLoop() }
+        reader.name = "stdin-reader"
+        reader.start()
+        while true { DispatchSemaphore(value: 0).wait() }
+    }
+
+    private func readLoop() -> Never {
+        let capacity = 1 << 16
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
+        while true {
+            let n = read(0, buffer.baseAddress, capacity)
+            if n < 0 {
+                if errno == EINTR { continue }
+                Stderr.log("reading stdin failed: \(String(cString: strerror(errno))); exiting")
+                exit(1)
+            }
+            if n == 0 {
+                step { $0.endOfInput() }
+                exit(0)
+            }
+            step { $0.receive(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) }
+        }
+    }
+
+    /// Runs `work` on the engine under the lock, writes what it produced, re-arms the
+    /// real clock's wake-up, and exits after `shutdown`.
+    private func step(_ work: (PluginEngine) -> Void) {
+        let shutDown = engine.withLock { engine in
+            work(engine)
+            if engine.hasOutput { Stdout.writeAll(engine.takeOutput()) }
+            if isRealClock {
+                if let delay = engine.nextWakeupDelay {
+                    timer.schedule(deadline: .now() + .nanoseconds(Int(min(delay, UInt64(Int.max)))), leeway: .microseconds(100))
+                } else {
+                    timer.schedule(deadline: .distantFuture)
+                }
+            }
+            return engine.isShutDown
+        }
+        if shutDown { exit(0) }
+    }
+}
+
+/// Writes to stdout with `write(2)`; a closed stdout ends the process cleanly.
+enum Stdout {
+    static func writeAll(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(1, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EPIPE {
+                        Stderr.log("stdout was closed by the reader (EPIPE); exiting")
+                        exit(0)
+                    }
+                    Stderr.log("writing stdout failed: \(String(cString: strerror(errno))); exiting")
+                    exit(1)
+                }
+                offset += n
+            }
+        }
+    }
+}
+
+/// Diagnostics on stderr, one line each, prefixed with the program's name.
+enum Stderr {
+    static func log(_ line: String) {
+        let text = "background-service-plugin: \(line)\n"
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = write(2, raw.baseAddress! + offset, raw.count - offset)
+                if n <= 0 {
+                    if n < 0, errno == EINTR { continue }
+                    return
+                }
+                offset += n
+            }
+        }
+    }
+}

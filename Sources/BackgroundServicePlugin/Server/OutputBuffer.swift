@@ -1,0 +1,62 @@
+import HostProtocol
+
+/// Frames waiting to be written to stdout, in the order they were produced.
+///
+/// Everything the plugin says (responses, batch replies, events) is appended
+/// here by the serial owner; the runtime writes the bytes out after each chunk
+/// of input or timer work, so several ready frames leave in one `write(2)`.
+final class OutputBuffer {
+    /// The framing replies use: the detected one (ndjson until detection).
+    var framing: Framing = .ndjson
+    /// Whether events are written (else dropped).
+    var eventsEnabled = false
+    /// Fault `reply-framing-ndjson`: ignore the detected framing.
+    var forceNDJSON = false
+    private(set) var bytes: [UInt8] = []
+    private var body: [UInt8] = []
+
+    /// Takes the pending bytes, leaving the buffer empty.
+    func take() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
+    var isEmpty: Bool { bytes.isEmpty }
+
+    private var effectiveFraming: Framing { forceNDJSON ? .ndjson : framing }
+
+    /// Writes one framed body produced by `fill`.
+    private func frame(_ fill: (inout [UInt8]) -> Void) {
+        if effectiveFraming == .ndjson {
+            fill(&bytes)
+            bytes.append(0x0A)
+        } else {
+            body.removeAll(keepingCapacity: true)
+            fill(&body)
+            FrameEncoder.append(body, framing: .lsp, to: &bytes)
+        }
+    }
+
+    /// Writes a response.
+    func write(_ response: Response) {
+        frame { MessageWriter.append(response, to: &$0) }
+    }
+
+    /// Writes a batch reply (a JSON array of responses).
+    func write(batch responses: [Response]) {
+        frame { out in
+            out.append(UInt8(ascii: "["))
+            for (i, r) in responses.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                MessageWriter.append(r, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+    }
+
+    /// Writes an event notification when events are on.
+    func writeEvent(_ method: String, _ params: JSONValue) {
+        guard eventsEnabled else { return }
+        frame { MessageWriter.appendNotification(method: method, params: params, to: &$0) }
+    }
+}

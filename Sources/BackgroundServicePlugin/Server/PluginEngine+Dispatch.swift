@@ -1,0 +1,80 @@
+import HostProtocol
+
+/// JSON-RPC 2.0 dispatch: ids, notifications, batches, params, method lookup.
+extension PluginEngine {
+    /// Handles one classified message, answering into `batch` when it is part of one.
+    func handle(_ message: Message, batch: BatchReply?) {
+        switch message {
+        case .invalid(let id, let error):
+            makeRoute(id: id, batch: batch).deliver(.failure(error))
+        case .response(let response):
+            let error = RPCError.invalidRequest("the plugin takes requests; a response object was sent")
+            makeRoute(id: response.id, batch: batch).deliver(.failure(error))
+        case .notification(let n):
+            dispatch(id: nil, method: n.method, params: n.params, batch: batch)
+        case .request(let r):
+            if pendingIDs.contains(r.id), !options.faults.contains(.allowDuplicateID) {
+                let error = RPCError.invalidRequest("id \(r.id) is already used by a pending request")
+                makeRoute(id: r.id, batch: batch, tracksPending: false).deliver(.failure(error))
+                return
+            }
+            dispatch(id: r.id, method: r.method, params: r.params, batch: batch)
+        }
+    }
+
+    private func dispatch(id: RequestID?, method: String, params: JSONValue?, batch: BatchReply?) {
+        let answersNotifications = options.faults.contains(.answerNotifications)
+        // A notification's answers go nowhere (unless a fault says otherwise).
+        let route = id.map { makeRoute(id: $0, batch: batch) }
+            ?? (answersNotifications ? makeRoute(id: .null, batch: batch, tracksPending: false) : silentRoute)
+        guard let handler = handlers[method] else {
+            log("unknown method \"\(method)\"")
+            route.deliver(.failure(.methodNotFound(method)))
+            return
+        }
+        var args = params ?? .object([:])
+        if case .array = args {
+            if options.faults.contains(.acceptArrayParams) {
+                args = .object([:])
+            } else {
+                route.deliver(.failure(.invalidParams("params must be an object (named parameters), not an array")))
+                return
+            }
+        }
+        // A notification cannot wait for an answer: `waitForCancel` sent as one is ignored.
+        if id == nil, method == WaitForCancel.name {
+            log("waitForCancel sent as a notification: ignored (a notification cannot wait for an answer)")
+            return
+        }
+        if let id { pendingIDs.insert(id) }
+        handler(Invoke(id: id, method: method, args: args, route: route))
+    }
+
+    /// Where answers to a request go: a response frame, or a slot of its batch.
+    func makeRoute(id: RequestID, batch: BatchReply?, tracksPending: Bool = true) -> Invoke.Route {
+        let slot = batch?.addSlot()
+        return Invoke.Route(
+            deliver: { [unowned self] outcome in
+                if tracksPending { self.pendingIDs.remove(id) }
+                if outcome == nil { self.invokeDropped(id: id) }
+                let response = outcome.map { Response(id: id, outcome: $0) }
+                if let batch, let slot {
+                    batch.fill(slot, with: response)
+                } else if let response {
+                    self.output.write(response)
+                }
+            },
+            answeredTwice: { [unowned self] detail in self.world.events.violation(rule: "invoke.answered-once", detail: detail) })
+    }
+
+    private var silentRoute: Invoke.Route {
+        Invoke.Route(deliver: { _ in }, answeredTwice: { [unowned self] detail in
+            self.world.events.violation(rule: "invoke.answered-once", detail: detail)
+        })
+    }
+
+    private func invokeDropped(id: RequestID) {
+        world.events.counters.dropped = (world.events.counters.dropped ?? 0) + 1
+        log("request \(id) was dropped without an answer (the seed replaces a pending waitForCancel without answering it)")
+    }
+}

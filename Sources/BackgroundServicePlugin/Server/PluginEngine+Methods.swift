@@ -1,0 +1,86 @@
+import Foundation
+import HostProtocol
+
+/// The method table: the five invokes go to the port; session methods and `os/`
+/// controls are answered here.
+extension PluginEngine {
+    func installHandlers() {
+        // The seed's invokes.
+        handlers[StartKeepalive.name] = { [unowned self] in self.world.plugin.startKeepalive($0) }
+        handlers[WaitForCancel.name] = { [unowned self] in self.world.plugin.waitForCancel($0) }
+        handlers[CompleteBgTask.name] = { [unowned self] in self.world.plugin.completeBgTask($0) }
+        handlers[StopKeepalive.name] = { [unowned self] in self.world.plugin.stopKeepalive($0) }
+        handlers[CancelCancelListener.name] = { [unowned self] in self.world.plugin.cancelCancelListener($0) }
+
+        // Session.
+        on(Initialize.self) { [unowned self] params in
+            if let events = params.events {
+                self.initializedWithEvents = events
+                self.updateEventsEnabled()
+            }
+            return self.initializeResult
+        }
+        handlers[Shutdown.name] = { [unowned self] invoke in
+            if !self.options.faults.contains(.shutdownNoReject) { self.world.plugin.rejectPendingCancelInvoke(.shutdown) }
+            invoke.resolve()
+            self.markShutDown()
+        }
+        on(PluginStateMethod.self) { [unowned self] _ in
+            self.world.snapshot(cancelInvokeID: self.world.plugin.pendingCancelInvoke?.id)
+        }
+        handlers[PluginReset.name] = { [unowned self] invoke in
+            self.world.plugin.rejectPendingCancelInvoke(.reset)
+            self.resetWorld()
+            invoke.resolve()
+        }
+
+        // The emulated OS.
+        on(OSLaunch.self) { [unowned self] params throws(RPCError) in
+            var result = try self.world.os.launch(identifier: params.identifier)
+            if self.options.faults.contains(.nondeterministicTimes) { result.at = result.at.adding(nanoseconds: self.jitter) }
+            return result
+        }
+        on(OSExpire.self) { [unowned self] params throws(RPCError) in
+            try self.world.os.expire(identifier: params.identifier)
+            return NullResult()
+        }
+        on(OSAdvanceTime.self) { [unowned self] params throws(RPCError) in
+            OSAdvanceTime.Result(now: try self.world.os.advanceTime(by: params.duration))
+        }
+        on(OSPendingTaskRequests.self) { [unowned self] _ in
+            TaskRequestList(self.world.os.scheduler.pendingTaskRequests.map(\.info))
+        }
+        on(OSSetConditions.self) { [unowned self] params in self.world.os.setConditions(params) }
+        on(OSSubmit.self) { [unowned self] params throws(RPCError) in try self.world.os.submit(params) }
+    }
+
+    /// Registers a handler that decodes typed params (-32602 when they do not fit)
+    /// and answers with the typed result or the thrown error.
+    private func on<M: RPCMethod>(_: M.Type, _ body: @escaping (M.Params) throws(RPCError) -> M.Result) {
+        handlers[M.name] = { invoke in
+            let params: M.Params
+            do throws(JSONDecodingError) {
+                params = try M.Params(json: invoke.args)
+            } catch {
+                invoke.reject(.invalidParams(error.description))
+                return
+            }
+            do throws(RPCError) {
+                invoke.resolve(try body(params).json)
+            } catch {
+                invoke.reject(error)
+            }
+        }
+    }
+
+    private var initializeResult: Initialize.Result {
+        Initialize.Result(
+            serverName: "background-service-plugin", serverVersion: PluginOptions.version,
+            bundleIdentifier: options.bundleIdentifier,
+            refreshIdentifier: world.plugin.refreshTaskId, processingIdentifier: world.plugin.processingTaskId,
+            clock: options.clock, profile: options.profile)
+    }
+
+    /// Fault `nondeterministic-times`: a per-process offset.
+    private var jitter: Int64 { Int64(ProcessInfo.processInfo.processIdentifier % 1000) + 1 }
+}

@@ -1,0 +1,184 @@
+/// Splits a byte stream into `Content-Length`-framed messages (LSP base protocol).
+///
+/// Header names are case-insensitive; `Content-Type` and unknown headers are
+/// accepted and ignored; header lines may end in `\r\n` or `\n`. A header block
+/// without a usable `Content-Length` is reported as
+/// ``FramingError/malformedHeader(_:)`` and skipped up to its blank line; a
+/// declared length above `maxFrameBytes` is reported as
+/// ``FramingError/oversized(length:limit:)`` and that many body bytes are
+/// discarded as they arrive, never buffered whole.
+///
+/// ```swift
+/// var d = LSPFrameDecoder(maxFrameBytes: 1 << 20)
+/// d.append(Array("content-length: 2\r\n\r\n{}".utf8))
+/// try d.nextFrame()   // {}
+/// ```
+public struct LSPFrameDecoder: Sendable {
+    /// The longest body accepted, in bytes.
+    public let maxFrameBytes: Int
+    /// The longest header block accepted, in bytes.
+    public static let maxHeaderBytes = 8192
+
+    private enum State: Sendable {
+        case header
+        case body(Int)
+        case skippingBody(Int)
+        case skippingHeader
+    }
+
+    private var buffer = ByteBuffer()
+    private var state = State.header
+
+    /// Creates a decoder with a body size limit.
+    public init(maxFrameBytes: Int) {
+        self.maxFrameBytes = maxFrameBytes
+    }
+
+    /// Number of bytes held that belong to no complete frame yet.
+    public var bufferedByteCount: Int { buffer.count }
+
+    /// Adds input bytes.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        buffer.append(bytes)
+    }
+
+    /// Adds input bytes.
+    public mutating func append(_ bytes: some Sequence<UInt8>) {
+        buffer.append(bytes)
+    }
+
+    /// The next complete frame body, nil when more input is needed.
+    public mutating func nextFrame() throws(FramingError) -> ArraySlice<UInt8>? {
+        while true {
+            switch state {
+            case .body(let length):
+                guard buffer.count >= length else { return nil }
+                let from = buffer.start
+                let body = buffer.slice(from, from + length)
+                buffer.consume(length)
+                state = .header
+                return body
+            case .skippingBody(let remaining):
+                let n = min(remaining, buffer.count)
+                buffer.consume(n)
+                if n < remaining {
+                    state = .skippingBody(remaining - n)
+                    return nil
+                }
+                state = .header
+            case .header, .skippingHeader:
+                guard let (lines, blockEnd) = takeHeaderBlock() else {
+                    if case .header = state, buffer.count > LSPFrameDecoder.maxHeaderBytes {
+                        state = .skippingHeader
+                        dropCompleteLines()
+                        throw FramingError.malformedHeader("header block longer than \(LSPFrameDecoder.maxHeaderBytes) bytes")
+                    }
+                    if case .skippingHeader = state { dropCompleteLines() }
+                    return nil
+                }
+                buffer.consume(blockEnd - buffer.start)
+                if case .skippingHeader = state {
+                    state = .header
+                    continue
+                }
+                if lines.isEmpty { continue }  // stray blank line between frames
+                let length = try LSPFrameDecoder.contentLength(lines)
+                if length > maxFrameBytes {
+                    state = .skippingBody(length)
+                    throw FramingError.oversized(length: length, limit: maxFrameBytes)
+                }
+                state = .body(length)
+            }
+        }
+    }
+
+    /// Call at end of input: reports a frame cut off by the end of the stream.
+    public mutating func finish() throws(FramingError) {
+        defer {
+            buffer.consumeAll()
+            state = .header
+        }
+        switch state {
+        case .body(let length):
+            throw FramingError.truncated("body has \(buffer.count) of \(length) bytes")
+        case .header:
+            if !NDJSONFrameDecoder.isBlank(buffer.slice(buffer.start, buffer.endIndex)) {
+                throw FramingError.truncated("incomplete header block")
+            }
+        case .skippingBody, .skippingHeader:
+            return
+        }
+    }
+
+    /// Finds a complete header block: its non-empty lines and the absolute index just
+    /// past its terminating blank line. Nil when the blank line has not arrived.
+    private func takeHeaderBlock() -> ([ArraySlice<UInt8>], Int)? {
+        var lines: [ArraySlice<UInt8>] = []
+        var lineStart = buffer.start
+        while let newline = buffer.firstIndex(of: 0x0A, from: lineStart) {
+            var lineEnd = newline
+            if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+            if lineEnd == lineStart {
+                return (lines, newline + 1)
+            }
+            lines.append(buffer.slice(lineStart, lineEnd))
+            lineStart = newline + 1
+        }
+        return nil
+    }
+
+    /// While skipping a runaway header block, drop whole lines that are not blank,
+    /// so that memory stays bounded until the blank line comes.
+    private mutating func dropCompleteLines() {
+        while let newline = buffer.firstIndex(of: 0x0A, from: buffer.start) {
+            var lineEnd = newline
+            if lineEnd > buffer.start, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+            if lineEnd == buffer.start { return }  // the blank line: let the caller see it
+            buffer.consume(newline + 1 - buffer.start)
+        }
+        if buffer.count > LSPFrameDecoder.maxHeaderBytes {
+            // A single line longer than the limit: keep only its last byte (a possible `\r`).
+            buffer.consume(buffer.count - 1)
+        }
+    }
+
+    /// The `Content-Length` of a header block, or why there is none usable.
+    static func contentLength(_ lines: [ArraySlice<UInt8>]) throws(FramingError) -> Int {
+        var length: Int?
+        for line in lines {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
+                throw FramingError.malformedHeader("header line without ':'")
+            }
+            let name = trim(line[line.startIndex..<colon])
+            guard equalsIgnoringASCIICase(name, "content-length") else { continue }
+            guard length == nil else { throw FramingError.malformedHeader("Content-Length given twice") }
+            let value = trim(line[(colon + 1)...])
+            guard !value.isEmpty, value.count <= 18, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                let text = String(decoding: value.prefix(40), as: UTF8.self)
+                throw FramingError.malformedHeader("Content-Length is not a non-negative integer: \"\(text)\"")
+            }
+            length = value.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        guard let length else { throw FramingError.malformedHeader("no Content-Length header") }
+        return length
+    }
+
+    private static func trim(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var a = s.startIndex
+        var b = s.endIndex
+        while a < b, s[a] == 0x20 || s[a] == 0x09 { a += 1 }
+        while b > a, s[b - 1] == 0x20 || s[b - 1] == 0x09 { b -= 1 }
+        return s[a..<b]
+    }
+
+    private static func equalsIgnoringASCIICase(_ s: ArraySlice<UInt8>, _ lower: StaticString) -> Bool {
+        guard s.count == lower.utf8CodeUnitCount else { return false }
+        var i = 0
+        for b in s {
+            let folded = (b >= 0x41 && b <= 0x5A) ? b + 0x20 : b
+            if folded != lower.utf8Start[i] { return false }
+            i += 1
+        }
+        return true
+    }
+}

@@ -1,0 +1,105 @@
+/// One JSON-RPC 2.0 message object, classified.
+///
+/// ``Message/classify(_:)`` applies the structural rules of JSON-RPC 2.0 (and
+/// the contract's section 2) to one parsed value: a request, a notification, a
+/// response, or an invalid message carrying the `-32600` error it must get.
+public enum Message: Hashable, Sendable {
+    case request(Request)
+    case notification(RPCNotification)
+    case response(Response)
+    /// Not a valid message; `id` is the request's id when it had a usable one, else null.
+    case invalid(id: RequestID, error: RPCError)
+
+    /// The message as JSON (an invalid message is written as its error response).
+    public var json: JSONValue {
+        switch self {
+        case .request(let r): r.json
+        case .notification(let n): n.json
+        case .response(let r): r.json
+        case .invalid(let id, let error): Response.failure(id: id, error: error).json
+        }
+    }
+
+    /// Classifies one message object.
+    ///
+    /// - `jsonrpc` must be `"2.0"`; an `id` must be a string, number or null.
+    /// - With `method`: it must be a string; `params`, when present, must be an
+    ///   object or an array (an array is refused later, with `-32602`, by whoever
+    ///   handles the method, so that notifications stay unanswered); any other
+    ///   type is `-32600`.
+    /// - Without `method`: a `result` or an `error` (and an `id`) make a response.
+    public static func classify(_ value: JSONValue) -> Message {
+        guard case .object(let o) = value else {
+            return .invalid(id: .null, error: .invalidRequest("expected a request object, got \(value.typeName)"))
+        }
+        let rawID = o["id"]
+        let id = rawID.flatMap(RequestID.init(json:))
+        let replyID = id ?? .null
+        guard let version = o["jsonrpc"] else {
+            return .invalid(id: replyID, error: .invalidRequest("missing \"jsonrpc\": \"2.0\""))
+        }
+        guard version == .string("2.0") else {
+            return .invalid(id: replyID, error: .invalidRequest("\"jsonrpc\" must be \"2.0\", got \(version)"))
+        }
+        if let rawID, id == nil {
+            return .invalid(id: .null, error: .invalidRequest("\"id\" must be a string, a number or null, got \(rawID.typeName)"))
+        }
+        if let method = o["method"] {
+            guard case .string(let name) = method else {
+                return .invalid(id: replyID, error: .invalidRequest("\"method\" must be a string, got \(method.typeName)"))
+            }
+            let params = o["params"]
+            if let params {
+                switch params {
+                case .object, .array: break
+                default:
+                    return .invalid(id: replyID, error: .invalidRequest("\"params\" must be an object, got \(params.typeName)"))
+                }
+            }
+            if let id { return .request(Request(id: id, method: name, params: params)) }
+            return .notification(RPCNotification(method: name, params: params))
+        }
+        if let id, o["result"] != nil || o["error"] != nil {
+            if let result = o["result"], o["error"] == nil {
+                return .response(.success(id: id, result: result))
+            }
+            if let errorValue = o["error"], o["result"] == nil, let error = RPCError(json: errorValue) {
+                return .response(.failure(id: id, error: error))
+            }
+            return .invalid(id: id, error: .invalidRequest("a response must have exactly one of \"result\" and a valid \"error\""))
+        }
+        return .invalid(id: replyID, error: .invalidRequest("missing \"method\""))
+    }
+}
+
+/// A whole frame's content: one message, or a batch (a JSON array of messages).
+public enum Envelope: Hashable, Sendable {
+    case single(Message)
+    /// A non-empty batch.
+    case batch([Message])
+
+    /// Classifies a parsed frame. An empty array is one `-32600` error, as JSON-RPC 2.0 says.
+    public static func classify(_ value: JSONValue) -> Envelope {
+        if case .array(let elements) = value {
+            if elements.isEmpty {
+                return .single(.invalid(id: .null, error: .invalidRequest("empty batch")))
+            }
+            return .batch(elements.map(Message.classify))
+        }
+        return .single(Message.classify(value))
+    }
+
+    /// Parses and classifies frame bytes; a frame that is not JSON yields the `-32700` error message.
+    public static func parse(_ frame: UnsafeRawBufferPointer) -> Envelope {
+        do {
+            return classify(try JSONParser.parse(frame))
+        } catch {
+            return .single(.invalid(id: .null, error: .parseError(error.description)))
+        }
+    }
+
+    /// Parses and classifies frame bytes held in an array or a slice of one.
+    public static func parse(_ frame: ArraySlice<UInt8>) -> Envelope {
+        frame.withUnsafeBytes { parse($0) }
+    }
+}

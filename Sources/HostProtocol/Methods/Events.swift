@@ -1,0 +1,137 @@
+/// `os/requestSubmitted`: a request was accepted by the scheduler (params: the request).
+public enum RequestSubmittedEvent: RPCEvent {
+    public static let name = "os/requestSubmitted"
+    public typealias Params = TaskRequestInfo
+}
+
+/// `os/submitFailed`: a submission failed (`identifier`, `error`).
+public enum SubmitFailedEvent: RPCEvent {
+    public static let name = "os/submitFailed"
+
+    public struct Params: JSONCodable, Hashable {
+        public var identifier: String
+        public var error: SchedulerErrorKind
+
+        public init(identifier: String, error: SchedulerErrorKind) {
+            self.identifier = identifier
+            self.error = error
+        }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let r = try ObjectReader(json)
+            identifier = try r.require("identifier", .string)
+            error = try r.require("error", .oneOf)
+        }
+
+        public var json: JSONValue { ["identifier": .string(identifier), "error": .string(error.rawValue)] }
+    }
+}
+
+/// `os/requestCancelled`: a pending request was removed by `cancel` (`identifier`).
+public enum RequestCancelledEvent: RPCEvent {
+    public static let name = "os/requestCancelled"
+    public typealias Params = IdentifierParams
+}
+
+/// A task event's params: `identifier`, `at`, and for some `kind` or `success`.
+public struct TaskEventParams: JSONCodable, Hashable {
+    public var identifier: String
+    public var at: VirtualTime
+    /// `os/taskLaunched` only.
+    public var kind: TaskKind?
+    /// `os/taskCompleted` only.
+    public var success: Bool?
+
+    public init(identifier: String, at: VirtualTime, kind: TaskKind? = nil, success: Bool? = nil) {
+        self.identifier = identifier
+        self.at = at
+        self.kind = kind
+        self.success = success
+    }
+
+    public init(json: JSONValue) throws(JSONDecodingError) {
+        let r = try ObjectReader(json)
+        identifier = try r.require("identifier", .string)
+        at = try r.require("at", .time)
+        kind = try r.optional("kind", .oneOf)
+        success = try r.optional("success", .bool)
+    }
+
+    public var json: JSONValue {
+        var o: [String: JSONValue] = ["identifier": .string(identifier), "at": at.json]
+        if let kind { o["kind"] = .string(kind.rawValue) }
+        if let success { o["success"] = .bool(success) }
+        return .object(o)
+    }
+}
+
+/// `os/taskLaunched`: the OS launched a task (`identifier`, `kind`, `at`).
+public enum TaskLaunchedEvent: RPCEvent {
+    public static let name = "os/taskLaunched"
+    public typealias Params = TaskEventParams
+}
+
+/// `os/taskExpired`: the OS ran a task's expiration handler (`identifier`, `at`).
+public enum TaskExpiredEvent: RPCEvent {
+    public static let name = "os/taskExpired"
+    public typealias Params = TaskEventParams
+}
+
+/// `os/taskCompleted`: `setTaskCompleted` was called for the first time (`identifier`, `success`, `at`).
+public enum TaskCompletedEvent: RPCEvent {
+    public static let name = "os/taskCompleted"
+    public typealias Params = TaskEventParams
+}
+
+/// `os/violation`: a rule was broken and the offending action ignored (`rule`, `detail`).
+public enum ViolationEvent: RPCEvent {
+    public static let name = "os/violation"
+
+    public struct Params: JSONCodable, Hashable {
+        /// The rule's name (`exactly-once`, `invoke.answered-once`).
+        public var rule: String
+        /// What happened.
+        public var detail: String
+
+        public init(rule: String, detail: String) {
+            self.rule = rule
+            self.detail = detail
+        }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let r = try ObjectReader(json)
+            rule = try r.require("rule", .string)
+            detail = try r.require("detail", .string)
+        }
+
+        public var json: JSONValue { ["rule": .string(rule), "detail": .string(detail)] }
+    }
+}
+
+/// `plugin/safetyTimer`: the safety timer `started`, `fired` or was `invalidated` (`state`, `deadline`).
+public enum SafetyTimerEvent: RPCEvent {
+    public static let name = "plugin/safetyTimer"
+
+    /// The timer's transition.
+    public enum State: String, Sendable, CaseIterable, Hashable {
+        case started, fired, invalidated
+    }
+
+    public struct Params: JSONCodable, Hashable {
+        public var state: State
+        public var deadline: VirtualTime
+
+        public init(state: State, deadline: VirtualTime) {
+            self.state = state
+            self.deadline = deadline
+        }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let r = try ObjectReader(json)
+            state = try r.require("state", .oneOf)
+            deadline = try r.require("deadline", .time)
+        }
+
+        public var json: JSONValue { ["state": .string(state.rawValue), "deadline": deadline.json] }
+    }
+}

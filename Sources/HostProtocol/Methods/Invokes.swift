@@ -1,0 +1,59 @@
+/// `waitForCancel`: becomes the pending cancel invoke; answered later (resolved by
+/// expiration or the safety timer, rejected by completion, stop, or the listener's cancel).
+public enum WaitForCancel: RPCMethod {
+    public static let name = "waitForCancel"
+    public static let kind = MethodKind.invoke
+    public typealias Params = EmptyParams
+    public typealias Result = NullResult
+}
+
+/// `completeBgTask`: the Rust side's "work is done" signal.
+public enum CompleteBgTask: RPCMethod {
+    public static let name = "completeBgTask"
+    public static let kind = MethodKind.invoke
+    public typealias Result = NullResult
+
+    /// `success` (default true).
+    public struct Params: JSONCodable, Hashable {
+        /// Whether the work succeeded; nil is not sent (the plugin takes `true`).
+        public var success: Bool?
+
+        /// Creates params.
+        public init(success: Bool? = nil) { self.success = success }
+
+        /// Strict reading: a non-boolean `success` (null included) throws.
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            success = try ObjectReader(json).optional("success", .bool)
+        }
+
+        /// Lenient reading (the `seed` profile): a non-boolean `success` is left out.
+        public static func lenient(_ json: JSONValue) throws(JSONDecodingError) -> (Params, [JSONDecodingError]) {
+            var r = try ObjectReader(json)
+            let p = Params(success: r.lenient("success", .bool))
+            return (p, r.mismatches)
+        }
+
+        public var json: JSONValue {
+            guard let success else { return .object([:]) }
+            return ["success": .bool(success)]
+        }
+    }
+}
+
+/// `stopKeepalive`: cancel both requests, reject the pending cancel invoke,
+/// complete an active task with `false`, clean up. Never reschedules.
+public enum StopKeepalive: RPCMethod {
+    public static let name = "stopKeepalive"
+    public static let kind = MethodKind.invoke
+    public typealias Params = EmptyParams
+    public typealias Result = NullResult
+}
+
+/// `cancelCancelListener`: reject the pending cancel invoke, if any, with
+/// `listenerCancelled`.
+public enum CancelCancelListener: RPCMethod {
+    public static let name = "cancelCancelListener"
+    public static let kind = MethodKind.invoke
+    public typealias Params = EmptyParams
+    public typealias Result = NullResult
+}

@@ -1,0 +1,210 @@
+/// Params naming one task identifier.
+public struct IdentifierParams: JSONCodable, Hashable {
+    /// The task identifier.
+    public var identifier: String
+
+    /// Creates params.
+    public init(identifier: String) { self.identifier = identifier }
+
+    public init(json: JSONValue) throws(JSONDecodingError) {
+        identifier = try ObjectReader(json).require("identifier", .string)
+    }
+
+    public var json: JSONValue { ["identifier": .string(identifier)] }
+}
+
+/// `os/launch`: like the debugger's simulate-launch. Needs a pending request for
+/// the identifier (and removes it), ignores `earliestBeginDate`; `-32002` while a
+/// task runs or with nothing pending; `-32602` for an identifier never registered.
+public enum OSLaunch: RPCMethod {
+    public static let name = "os/launch"
+    public static let kind = MethodKind.osControl
+    public typealias Params = IdentifierParams
+
+    /// `{identifier, kind, at}`.
+    public struct Result: JSONCodable, Hashable {
+        public var identifier: String
+        public var kind: TaskKind
+        public var at: VirtualTime
+
+        public init(identifier: String, kind: TaskKind, at: VirtualTime) {
+            self.identifier = identifier
+            self.kind = kind
+            self.at = at
+        }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let r = try ObjectReader(json)
+            identifier = try r.require("identifier", .string)
+            kind = try r.require("kind", .oneOf)
+            at = try r.require("at", .time)
+        }
+
+        public var json: JSONValue { ["identifier": .string(identifier), "kind": .string(kind.rawValue), "at": at.json] }
+    }
+}
+
+/// `os/expire`: runs the running task's expiration handler; `-32002` when that
+/// task is not running.
+public enum OSExpire: RPCMethod {
+    public static let name = "os/expire"
+    public static let kind = MethodKind.osControl
+    public typealias Params = IdentifierParams
+    public typealias Result = NullResult
+}
+
+/// `os/advanceTime`: moves the virtual clock forward, firing due timers (and, with
+/// `autoLaunch`, launching eligible requests) each at its own time.
+public enum OSAdvanceTime: RPCMethod {
+    public static let name = "os/advanceTime"
+    public static let kind = MethodKind.osControl
+
+    /// `{seconds}`: finite and >= 0. Plain decimals convert to nanoseconds exactly.
+    public struct Params: JSONCodable, Hashable {
+        /// How far to advance.
+        public var duration: VirtualTime
+
+        /// How far to advance, in seconds (rounded to the nanosecond).
+        public var seconds: Double { duration.seconds }
+
+        /// Creates params from seconds.
+        public init(seconds: Double) { duration = VirtualTime(seconds: seconds) ?? .zero }
+
+        /// Creates params from an exact duration.
+        public init(duration: VirtualTime) { self.duration = duration }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let r = try ObjectReader(json)
+            duration = try r.require("seconds", .time)
+            guard duration.nanoseconds >= 0, r.members["seconds"]?.doubleValue.map({ $0 >= 0 }) ?? true else {
+                throw JSONDecodingError(path: "seconds", expected: "a number >= 0", found: "\(r.members["seconds"]!)")
+            }
+        }
+
+        public var json: JSONValue { ["seconds": duration.json] }
+    }
+
+    /// `{now}`.
+    public struct Result: JSONCodable, Hashable {
+        public var now: VirtualTime
+
+        public init(now: VirtualTime) { self.now = now }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            now = try ObjectReader(json).require("now", .time)
+        }
+
+        public var json: JSONValue { ["now": now.json] }
+    }
+}
+
+/// A list of task requests (the result of `os/pendingTaskRequests`).
+public struct TaskRequestList: JSONCodable, Hashable {
+    /// The requests, sorted by identifier.
+    public var requests: [TaskRequestInfo]
+
+    public init(_ requests: [TaskRequestInfo]) { self.requests = requests }
+
+    public init(json: JSONValue) throws(JSONDecodingError) {
+        guard let a = JSONField<[TaskRequestInfo]>.array(of: .decoded).read(json) else {
+            throw JSONDecodingError(path: "", expected: "an array of task requests", found: json.typeName)
+        }
+        requests = a
+    }
+
+    public var json: JSONValue { .array(requests.map(\.json)) }
+}
+
+/// `os/pendingTaskRequests`: the pending requests, sorted by identifier.
+public enum OSPendingTaskRequests: RPCMethod {
+    public static let name = "os/pendingTaskRequests"
+    public static let kind = MethodKind.osControl
+    public typealias Params = EmptyParams
+    public typealias Result = TaskRequestList
+}
+
+/// `os/setConditions`: changes any of the conditions; returns all of them. Launches nothing.
+public enum OSSetConditions: RPCMethod {
+    public static let name = "os/setConditions"
+    public static let kind = MethodKind.osControl
+    public typealias Result = Conditions
+
+    /// Any subset of the conditions.
+    public struct Params: JSONCodable, Hashable {
+        public var backgroundRefreshStatus: BackgroundRefreshStatus?
+        public var externalPower: Bool?
+        public var networkConnected: Bool?
+        public var autoLaunch: Bool?
+
+        public init(backgroundRefreshStatus: BackgroundRefreshStatus? = nil, externalPower: Bool? = nil, networkConnected: Bool? = nil, autoLaunch: Bool? = nil) {
+            self.backgroundRefreshStatus = backgroundRefreshStatus
+            self.externalPower = externalPower
+            self.networkConnected = networkConnected
+            self.autoLaunch = autoLaunch
+        }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let r = try ObjectReader(json)
+            backgroundRefreshStatus = try r.optional("backgroundRefreshStatus", .oneOf)
+            externalPower = try r.optional("externalPower", .bool)
+            networkConnected = try r.optional("networkConnected", .bool)
+            autoLaunch = try r.optional("autoLaunch", .bool)
+        }
+
+        public var json: JSONValue {
+            var o: [String: JSONValue] = [:]
+            if let v = backgroundRefreshStatus { o["backgroundRefreshStatus"] = .string(v.rawValue) }
+            if let v = externalPower { o["externalPower"] = .bool(v) }
+            if let v = networkConnected { o["networkConnected"] = .bool(v) }
+            if let v = autoLaunch { o["autoLaunch"] = .bool(v) }
+            return .object(o)
+        }
+    }
+}
+
+/// `os/submit` (this implementation's extension): a direct `BGTaskScheduler.submit`
+/// of any request, so that the scheduler's rules can be driven from outside.
+/// Failures are `-32001` with `data.scheduler`.
+public enum OSSubmit: RPCMethod {
+    public static let name = "os/submit"
+    public static let kind = MethodKind.osControl
+    public typealias Result = TaskRequestInfo
+
+    /// The request to submit.
+    public struct Params: JSONCodable, Hashable {
+        public var identifier: String
+        public var kind: TaskKind
+        /// Absolute time on the plugin's clock, or nil.
+        public var earliestBeginDate: VirtualTime?
+        public var requiresExternalPower: Bool?
+        public var requiresNetworkConnectivity: Bool?
+
+        public init(identifier: String, kind: TaskKind, earliestBeginDate: VirtualTime? = nil, requiresExternalPower: Bool? = nil, requiresNetworkConnectivity: Bool? = nil) {
+            self.identifier = identifier
+            self.kind = kind
+            self.earliestBeginDate = earliestBeginDate
+            self.requiresExternalPower = requiresExternalPower
+            self.requiresNetworkConnectivity = requiresNetworkConnectivity
+        }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let r = try ObjectReader(json)
+            identifier = try r.require("identifier", .string)
+            kind = try r.require("kind", .oneOf)
+            earliestBeginDate = r.members["earliestBeginDate"]?.isNull == true ? nil : try r.optional("earliestBeginDate", .time)
+            requiresExternalPower = try r.optional("requiresExternalPower", .bool)
+            requiresNetworkConnectivity = try r.optional("requiresNetworkConnectivity", .bool)
+            if kind == .refresh, requiresExternalPower == true || requiresNetworkConnectivity == true {
+                throw JSONDecodingError(path: "kind", expected: "processing when constraints are set", found: "refresh")
+            }
+        }
+
+        public var json: JSONValue {
+            var o: [String: JSONValue] = ["identifier": .string(identifier), "kind": .string(kind.rawValue)]
+            if let earliestBeginDate { o["earliestBeginDate"] = earliestBeginDate.json }
+            if let v = requiresExternalPower { o["requiresExternalPower"] = .bool(v) }
+            if let v = requiresNetworkConnectivity { o["requiresNetworkConnectivity"] = .bool(v) }
+            return .object(o)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The `plugin-host` executable: subcommand dispatch, usage and exit codes
+/// (0 success, 1 failure or findings, 64 usage error; diagnostics on stderr).
+///
+/// ```swift
+/// // Sources/plugin-host/main.swift
+/// exit(HostCLI.main(Array(CommandLine.arguments.dropFirst())))
+/// ```
+public enum HostCLI {
+    static let usage = """
+        usage: plugin-host SUBCOMMAND [options]
+
+        Plays the Rust side of a Tauri background-service plugin against the plugin's
+        iOS half (background-service-plugin), on an emulated BGTaskScheduler.
+
+        subcommands:
+          demo          run the service manager through a scripted day and print the timeline
+          conformance   check a plugin binary against every rule of the contract
+          fuzz          explore invoke and OS-event orderings against a reference model
+          replay        re-run a trace file written by fuzz
+          bench         measure round trips, throughput, startup and memory against a raw pipe
+
+        `plugin-host SUBCOMMAND --help` documents each.
+        """
+
+    /// Runs a command line (without the program name); returns the exit status.
+    public static func main(_ arguments: [String]) -> Int32 {
+        guard let sub = arguments.first else {
+            return usageError("missing subcommand", usage: usage)
+        }
+        let rest = Array(arguments.dropFirst())
+        switch sub {
+        case "demo": return DemoCommand.run(rest)
+        case "--help", "-h", "help":
+            print(usage)
+            return 0
+        default:
+            return usageError("unknown subcommand \"\(sub)\"", usage: usage)
+        }
+    }
+
+    /// Prints a usage error and the usage to stderr; returns 64.
+    static func usageError(_ message: String, usage: String) -> Int32 {
+        diagnose("plugin-host: \(message)\n\n\(usage)")
+        return 64
+    }
+
+    /// A line on stderr.
+    static func diagnose(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}

@@ -1,0 +1,79 @@
+import HostProtocol
+
+/// How a `waitForCancel` ended.
+public enum CancelSignal: Sendable, Hashable, CustomStringConvertible {
+    /// Resolved: the task expired or the safety timer fired; the service must stop.
+    case resolved
+    /// Rejected: completion, stop, the listener's own cancel, supersession, reset or shutdown.
+    case rejected(reason: RejectReason?, message: String)
+
+    public var description: String {
+        switch self {
+        case .resolved: "resolved"
+        case .rejected(let reason?, _): "rejected (\(reason.rawValue))"
+        case .rejected(nil, let message): "rejected (\(message))"
+        }
+    }
+}
+
+/// The five invokes of the seed plugin, typed, plus the emulated OS.
+///
+/// ```swift
+/// let client = try BackgroundServiceClient(plugin: .init(executable: path))
+/// try await client.os.initialize(events: true)
+/// try await client.startKeepalive(StartKeepaliveConfig())
+/// let signal = try await client.waitForCancel()   // suspends until answered
+/// ```
+public struct BackgroundServiceClient: Sendable {
+    /// The underlying connection.
+    public let connection: PluginConnection
+    /// The emulated operating system's controls.
+    public var os: OperatingSystem { OperatingSystem(connection: connection) }
+
+    /// Wraps an existing connection.
+    public init(connection: PluginConnection) {
+        self.connection = connection
+    }
+
+    /// Starts a plugin and connects to it.
+    public init(plugin: PluginProcess.Options, options: PluginConnection.Options = .init()) throws(HostError) {
+        connection = try PluginConnection(plugin: plugin, options: options)
+    }
+
+    /// `startKeepalive`: store the config and schedule both tasks.
+    public func startKeepalive(_ config: StartKeepaliveConfig) async throws(HostError) {
+        _ = try await connection.call(StartKeepalive.self, config.params)
+    }
+
+    /// `startKeepalive` with raw params (only the fields given).
+    public func startKeepalive(_ params: StartKeepalive.Params) async throws(HostError) {
+        _ = try await connection.call(StartKeepalive.self, params)
+    }
+
+    /// `waitForCancel`: suspends until the plugin answers; a rejection is an
+    /// outcome here, not an error.
+    public func waitForCancel(timeout: Duration? = nil) async throws(HostError) -> CancelSignal {
+        do {
+            _ = try await connection.call(WaitForCancel.self, EmptyParams(), timeout: timeout)
+            return .resolved
+        } catch {
+            if case .rejected(let reason, let message) = error { return .rejected(reason: reason, message: message) }
+            throw error
+        }
+    }
+
+    /// `completeBgTask(success)`.
+    public func completeBgTask(success: Bool) async throws(HostError) {
+        _ = try await connection.call(CompleteBgTask.self, .init(success: success))
+    }
+
+    /// `stopKeepalive`.
+    public func stopKeepalive() async throws(HostError) {
+        _ = try await connection.call(StopKeepalive.self, EmptyParams())
+    }
+
+    /// `cancelCancelListener`.
+    public func cancelCancelListener() async throws(HostError) {
+        _ = try await connection.call(CancelCancelListener.self, EmptyParams())
+    }
+}

@@ -1,0 +1,76 @@
+import HostProtocol
+import Synchronization
+
+/// A host clock that moves only when told to: the host-side twin of the
+/// plugin's virtual clock.
+///
+/// Sleepers wake when ``advance(to:)`` reaches their deadline, in deadline order
+/// (ties in the order they went to sleep). Waking resumes their tasks on their
+/// executors; under a ``ManualExecutor`` nothing runs until it is drained, so the
+/// simulation decides exactly when host work happens.
+public final class VirtualHostClock: HostClock {
+    private struct Sleeper {
+        let deadline: VirtualTime
+        let sequence: UInt64
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now = VirtualTime.zero
+        var sleepers: [UInt64: Sleeper] = [:]
+        var nextSequence: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Starts at 0.
+    public init() {}
+
+    public var now: VirtualTime { state.withLock { $0.now } }
+
+    /// The earliest deadline anyone sleeps until.
+    public var nextDeadline: VirtualTime? {
+        state.withLock { $0.sleepers.values.map(\.deadline).min() }
+    }
+
+    /// How many tasks are asleep.
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    public func sleep(until deadline: VirtualTime) async throws {
+        let sequence = state.withLock { s in
+            s.nextSequence += 1
+            return s.nextSequence
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let wakeNow: Bool = state.withLock { s in
+                    if deadline <= s.now { return true }
+                    s.sleepers[sequence] = Sleeper(deadline: deadline, sequence: sequence, continuation: continuation)
+                    return false
+                }
+                if wakeNow { continuation.resume() }
+                if Task.isCancelled { cancel(sequence) }
+            }
+        } onCancel: {
+            cancel(sequence)
+        }
+    }
+
+    private func cancel(_ sequence: UInt64) {
+        let sleeper = state.withLock { $0.sleepers.removeValue(forKey: sequence) }
+        sleeper?.continuation.resume(throwing: CancellationError())
+    }
+
+    /// Moves the clock to `time` (never backward) and wakes every sleeper whose
+    /// deadline has come, earliest first.
+    public func advance(to time: VirtualTime) {
+        let due: [Sleeper] = state.withLock { s in
+            if time > s.now { s.now = time }
+            let ready = s.sleepers.values.filter { $0.deadline <= s.now }
+                .sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
+            for r in ready { s.sleepers.removeValue(forKey: r.sequence) }
+            return ready
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+}

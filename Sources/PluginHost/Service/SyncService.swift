@@ -1,0 +1,64 @@
+import HostProtocol
+
+/// A sample service for demos and fuzzing: a "sync" that takes a number of
+/// seconds of (host clock) time, then succeeds or fails.
+///
+/// ```swift
+/// let manager = ServiceManager(client: client, factory: { SyncService(runSeconds: 20) })
+/// ```
+public struct SyncService: BackgroundService {
+    /// How the run ends when it is not cancelled.
+    public enum Outcome: String, Sendable, CaseIterable {
+        case success, failure
+    }
+
+    /// What the run does when cancelled.
+    public enum CancelBehaviour: String, Sendable, CaseIterable {
+        /// Returns normally (a Rust service that returns `Ok` on cancel): success.
+        case returnNormally
+        /// Throws (a service that propagates the cancellation): failure.
+        case throwError
+    }
+
+    /// Time spent in `initialize`.
+    public var initSeconds: Double
+    /// Whether `initialize` fails.
+    public var initFails: Bool
+    /// Time spent in `run` (0: returns at once, without suspending).
+    public var runSeconds: Double
+    /// How the run ends.
+    public var outcome: Outcome
+    /// What it does when cancelled.
+    public var onCancel: CancelBehaviour
+
+    /// Creates a service.
+    public init(initSeconds: Double = 0, initFails: Bool = false, runSeconds: Double, outcome: Outcome = .success, onCancel: CancelBehaviour = .throwError) {
+        self.initSeconds = initSeconds
+        self.initFails = initFails
+        self.runSeconds = runSeconds
+        self.outcome = outcome
+        self.onCancel = onCancel
+    }
+
+    /// An error the sample service reports.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public func initialize(_ context: ServiceContext) async throws {
+        if initSeconds > 0 { try await context.sleep(seconds: initSeconds) }
+        if initFails { throw Failure(description: "sync could not initialize") }
+    }
+
+    public func run(_ context: ServiceContext) async throws {
+        if runSeconds > 0 {
+            do {
+                try await context.sleep(seconds: runSeconds)
+            } catch {
+                if onCancel == .returnNormally { return }
+                throw error
+            }
+        }
+        if outcome == .failure { throw Failure(description: "sync failed") }
+    }
+}

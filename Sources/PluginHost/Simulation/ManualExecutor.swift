@@ -1,0 +1,61 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// An executor that runs nothing until asked: jobs queue up in FIFO order and
+/// run on the thread that calls ``runNext()``.
+///
+/// It is both a `SerialExecutor` (an actor can use it as its executor) and a
+/// `TaskExecutor` (tasks created with it as their preference run on it), so a
+/// whole host (service manager, listener, service) can be driven step by step,
+/// in an order that depends only on what happened, never on thread timing.
+public final class ManualExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
+    // @unchecked: `jobs` is only touched under `lock`.
+    private let lock = NSCondition()
+    private var jobs: [UnownedJob] = []
+
+    /// Creates an empty executor.
+    public init() {}
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        lock.lock()
+        jobs.append(unowned)
+        lock.signal()
+        lock.unlock()
+    }
+
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
+    }
+
+    /// How many jobs are waiting.
+    public var queuedCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return jobs.count
+    }
+
+    /// Runs the oldest waiting job; false when there was none.
+    @discardableResult
+    public func runNext() -> Bool {
+        lock.lock()
+        guard !jobs.isEmpty else {
+            lock.unlock()
+            return false
+        }
+        let job = jobs.removeFirst()
+        lock.unlock()
+        job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+        return true
+    }
+
+    /// Runs jobs until none is waiting.
+    public func runUntilEmpty() {
+        while runNext() {}
+    }
+}

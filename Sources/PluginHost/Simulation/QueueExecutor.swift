@@ -1,0 +1,28 @@
+import Dispatch
+
+/// A serial executor on a private dispatch queue: the manager's default when it
+/// is not simulated. Also a task executor, so the tasks it spawns share the queue.
+public final class QueueExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
+    // @unchecked: the queue is the only state and is thread-safe.
+    private let queue: DispatchQueue
+
+    /// Creates an executor on a new serial queue.
+    public init(label: String) {
+        queue = DispatchQueue(label: label)
+    }
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let unowned = UnownedJob(job)
+        queue.async { [self] in
+            unowned.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+        }
+    }
+
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
+    }
+}

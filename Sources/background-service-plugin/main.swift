@@ -1,0 +1,3 @@
+import BackgroundServicePlugin
+
+PluginMain.run(arguments: Array(CommandLine.arguments.dropFirst()))

@@ -1,0 +1,4 @@
+import Foundation
+import PluginHost
+
+exit(HostCLI.main(Array(CommandLine.arguments.dropFirst())))
