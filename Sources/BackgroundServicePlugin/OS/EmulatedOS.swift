@@ -120,6 +120,9 @@ final class EmulatedOS {
         guard conditions.autoLaunch, runningTask == nil else { return nil }
         var best: (identifier: String, at: VirtualTime, rank: Int)?
         for request in scheduler.pendingTaskRequests {
+            // A request `os/submit` made for an identifier with no launch handler is
+            // never launched (Apple's system would crash the app; `os/launch` says -32602).
+            guard scheduler.registrations[request.identifier] != nil else { continue }
             if let processing = request as? BGProcessingTaskRequest, !processing.constraintsMet(by: conditions),
                 !faults.contains(.autoLaunchIgnoresConstraints)
             {

@@ -42,7 +42,9 @@ final class EmulatedTimer {
         guard isValid else { return }
         let firedAt = fireDate
         if repeats {
-            fireDate = fireDate.adding(nanoseconds: interval)
+            // A repeat past the clock's limit never comes (see `scheduledTimer`).
+            let (next, overflow) = fireDate.nanoseconds.addingReportingOverflow(interval)
+            if overflow || next > VirtualTime.limit { isValid = false } else { fireDate = VirtualTime(nanoseconds: next) }
         } else {
             isValid = false
         }
@@ -74,12 +76,21 @@ final class TimerRunLoop {
             fireDate: clock.now.adding(nanoseconds: interval + lateByNanoseconds), interval: interval, repeats: repeats,
             sequence: nextSequence, observer: observer, block: block)
         timers.append(timer)
+        // A deadline past the clock's limit is clamped to it, and the clock never gets
+        // beyond it: such a timer never fires (else, at the limit, a timer could fire
+        // at the very instant it was scheduled, again and again).
+        let (deadline, overflow) = clock.now.nanoseconds.addingReportingOverflow(interval + lateByNanoseconds)
+        if overflow || deadline > VirtualTime.limit { beyondLimit.insert(nextSequence) }
         return timer
     }
+
+    /// Timers (by sequence) whose deadline lies beyond the clock's limit.
+    private var beyondLimit: Set<UInt64> = []
 
     /// The valid timer that fires first (earliest deadline, then earliest created).
     func nextTimer() -> EmulatedTimer? {
         timers.removeAll { !$0.isValid }
-        return timers.min { ($0.fireDate, $0.sequence) < ($1.fireDate, $1.sequence) }
+        return timers.filter { !beyondLimit.contains($0.sequence) }
+            .min { ($0.fireDate, $0.sequence) < ($1.fireDate, $1.sequence) }
     }
 }

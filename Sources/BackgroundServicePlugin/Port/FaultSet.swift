@@ -54,6 +54,27 @@ public enum Fault: String, CaseIterable, Sendable {
     case shutdownNoReject = "shutdown-no-reject"
     /// determinism: times in replies carry a per-process jitter.
     case nondeterministicTimes = "nondeterministic-times"
+
+    // Faults for testing hosts rather than checks: they make the plugin fail the
+    // way a broken or crashing plugin would.
+
+    /// host: `startKeepalive` is answered with -32603 and stores nothing.
+    case rejectStartKeepalive = "reject-start-keepalive"
+    /// host: `stopKeepalive` is answered with -32603 and does nothing.
+    case rejectStopKeepalive = "reject-stop-keepalive"
+    /// host: `plugin/state` is answered with a line of garbage.
+    case garbageOnState = "garbage-on-state"
+    /// host: `plugin/state` makes the plugin write half a frame and exit with status 3.
+    case exitMidFrameOnState = "exit-mid-frame-on-state"
+
+    /// Whether this fault breaks a contract rule (a mutant the conformance suite
+    /// must catch) rather than simulating a broken process for host tests.
+    public var isConformanceMutant: Bool {
+        switch self {
+        case .rejectStartKeepalive, .rejectStopKeepalive, .garbageOnState, .exitMidFrameOnState: false
+        default: true
+        }
+    }
 }
 
 /// The faults switched on for this process.

@@ -78,6 +78,7 @@ final class PluginRuntime: Sendable {
                     timer.schedule(deadline: .distantFuture)
                 }
             }
+            if let status = engine.requestedExitStatus { exit(status) }
             return engine.isShutDown
         }
         if shutDown { exit(0) }

@@ -37,6 +37,11 @@ final class OutputBuffer {
         }
     }
 
+    /// Appends bytes as they are, unframed (host-facing faults only).
+    func appendRaw(_ raw: [UInt8]) {
+        bytes.append(contentsOf: raw)
+    }
+
     /// Writes a response.
     func write(_ response: Response) {
         frame { MessageWriter.append(response, to: &$0) }

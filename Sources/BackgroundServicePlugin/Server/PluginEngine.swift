@@ -29,6 +29,8 @@ public final class PluginEngine {
     public private(set) var isShutDown = false
     /// Handlers by method name.
     var handlers: [String: (Invoke) -> Void] = [:]
+    /// Set by the `exit-mid-frame-on-state` fault: the runtime exits with it after writing.
+    public internal(set) var requestedExitStatus: Int32?
 
     /// Creates an engine; throws when the Info.plist cannot be used or registration fails.
     public init(options: PluginOptions, monotonicNanoseconds: @escaping () -> UInt64 = { 0 }, log: @escaping (String) -> Void = { _ in }) throws(PluginOptions.UsageError) {
@@ -56,6 +58,7 @@ public final class PluginEngine {
             throw PluginOptions.UsageError("BGTaskScheduler: \(error.description)")
         }
         installHandlers()
+        installHostFaults()
     }
 
     func makeWorld() throws(BGTaskScheduler.RegistrationError) -> PluginWorld {

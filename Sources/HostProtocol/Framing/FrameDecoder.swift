@@ -77,6 +77,7 @@ public struct FrameDecoder: Sendable {
         var pending = pendingIn
         if !sawFirstByte, pending.count >= 3, pending[0] == 0xEF, pending[1] == 0xBB, pending[2] == 0xBF {
             pending.removeFirst(3)
+            sawFirstByte = true  // only one byte order mark, at the very start
         }
         if !sawFirstByte, !pending.isEmpty {
             // A lone BOM prefix may still be arriving.

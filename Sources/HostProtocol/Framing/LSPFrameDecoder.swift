@@ -23,7 +23,9 @@ public struct LSPFrameDecoder: Sendable {
         case header
         case body(Int)
         case skippingBody(Int)
-        case skippingHeader
+        /// Dropping a header block that is too long, up to its blank line;
+        /// `midLine` when the bytes dropped so far ended inside a line.
+        case skippingHeader(midLine: Bool)
     }
 
     private var buffer = ByteBuffer()
@@ -66,20 +68,22 @@ public struct LSPFrameDecoder: Sendable {
                     return nil
                 }
                 state = .header
-            case .header, .skippingHeader:
-                guard let (lines, blockEnd) = takeHeaderBlock() else {
-                    if case .header = state, buffer.count > LSPFrameDecoder.maxHeaderBytes {
-                        state = .skippingHeader
-                        dropCompleteLines()
+            case .skippingHeader(let midLine):
+                guard skipHeaderLines(midLine: midLine) else { return nil }
+                state = .header
+            case .header:
+                guard let (lines, blockEnd, contentLength) = takeHeaderBlock() else {
+                    // Incomplete: its content is at least what is here, but for a
+                    // possible `\r` of the blank line still arriving.
+                    if buffer.count - 1 > LSPFrameDecoder.maxHeaderBytes {
+                        state = .skippingHeader(midLine: false)
                         throw FramingError.malformedHeader("header block longer than \(LSPFrameDecoder.maxHeaderBytes) bytes")
                     }
-                    if case .skippingHeader = state { dropCompleteLines() }
                     return nil
                 }
                 buffer.consume(blockEnd - buffer.start)
-                if case .skippingHeader = state {
-                    state = .header
-                    continue
+                if contentLength > LSPFrameDecoder.maxHeaderBytes {
+                    throw FramingError.malformedHeader("header block longer than \(LSPFrameDecoder.maxHeaderBytes) bytes")
                 }
                 if lines.isEmpty { continue }  // stray blank line between frames
                 let length = try LSPFrameDecoder.contentLength(lines)
@@ -110,16 +114,17 @@ public struct LSPFrameDecoder: Sendable {
         }
     }
 
-    /// Finds a complete header block: its non-empty lines and the absolute index just
-    /// past its terminating blank line. Nil when the blank line has not arrived.
-    private func takeHeaderBlock() -> ([ArraySlice<UInt8>], Int)? {
+    /// Finds a complete header block: its non-empty lines, the absolute index just
+    /// past its terminating blank line, and the length of its content (the bytes
+    /// before the blank line). Nil when the blank line has not arrived.
+    private func takeHeaderBlock() -> ([ArraySlice<UInt8>], Int, Int)? {
         var lines: [ArraySlice<UInt8>] = []
         var lineStart = buffer.start
         while let newline = buffer.firstIndex(of: 0x0A, from: lineStart) {
             var lineEnd = newline
             if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
             if lineEnd == lineStart {
-                return (lines, newline + 1)
+                return (lines, newline + 1, lineStart - buffer.start)
             }
             lines.append(buffer.slice(lineStart, lineEnd))
             lineStart = newline + 1
@@ -127,19 +132,28 @@ public struct LSPFrameDecoder: Sendable {
         return nil
     }
 
-    /// While skipping a runaway header block, drop whole lines that are not blank,
-    /// so that memory stays bounded until the blank line comes.
-    private mutating func dropCompleteLines() {
+    /// Drops header lines up to and including the blank line that ends the block.
+    /// Returns true once the blank line has been dropped; memory stays bounded
+    /// meanwhile (a partial line is dropped as it comes, remembering it was partial,
+    /// so that its own `\r\n` is not mistaken for the blank line).
+    private mutating func skipHeaderLines(midLine startMidLine: Bool) -> Bool {
+        var midLine = startMidLine
         while let newline = buffer.firstIndex(of: 0x0A, from: buffer.start) {
             var lineEnd = newline
             if lineEnd > buffer.start, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-            if lineEnd == buffer.start { return }  // the blank line: let the caller see it
+            let blank = !midLine && lineEnd == buffer.start
             buffer.consume(newline + 1 - buffer.start)
+            if blank { return true }
+            midLine = false
         }
-        if buffer.count > LSPFrameDecoder.maxHeaderBytes {
-            // A single line longer than the limit: keep only its last byte (a possible `\r`).
-            buffer.consume(buffer.count - 1)
+        // No newline left: drop the partial line, but keep a lone `\r` at the start
+        // of a line (it may begin the blank line).
+        if !(buffer.count == 1 && buffer[buffer.start] == 0x0D && !midLine), buffer.count > 0 {
+            buffer.consumeAll()
+            midLine = true
         }
+        state = .skippingHeader(midLine: midLine)
+        return false
     }
 
     /// The `Content-Length` of a header block, or why there is none usable.

@@ -44,6 +44,11 @@ public struct NDJSONFrameDecoder: Sendable {
     }
 
     /// The next complete frame, nil when more input is needed.
+    ///
+    /// A line's length excludes its `\n` and one `\r` just before it. A line
+    /// longer than the limit is reported as soon as that is certain (it may still
+    /// be arriving), without its length, whatever its content: so the outcome does
+    /// not depend on how the input was split into reads.
     public mutating func nextFrame() throws(FramingError) -> ArraySlice<UInt8>? {
         while true {
             scanned = max(scanned, buffer.start)
@@ -52,7 +57,7 @@ public struct NDJSONFrameDecoder: Sendable {
                 if discarding {
                     buffer.consumeAll()
                     scanned = buffer.start
-                } else if buffer.count > maxFrameBytes {
+                } else if lineLength(buffer.slice(buffer.start, buffer.endIndex)) > maxFrameBytes {
                     discarding = true
                     buffer.consumeAll()
                     scanned = buffer.start
@@ -61,20 +66,18 @@ public struct NDJSONFrameDecoder: Sendable {
                 return nil
             }
             let lineStart = buffer.start
-            var lineEnd = newline
-            if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
             // Slice before consuming: consuming everything may recycle the storage.
-            let line = buffer.slice(lineStart, lineEnd)
+            let line = NDJSONFrameDecoder.stripCR(buffer.slice(lineStart, newline))
             buffer.consume(newline + 1 - lineStart)
             scanned = buffer.start
             if discarding {
                 discarding = false
                 continue
             }
-            if NDJSONFrameDecoder.isBlank(line) { continue }
             if line.count > maxFrameBytes {
-                throw FramingError.oversized(length: line.count, limit: maxFrameBytes)
+                throw FramingError.oversized(length: nil, limit: maxFrameBytes)
             }
+            if NDJSONFrameDecoder.isBlank(line) { continue }
             return line
         }
     }
@@ -88,12 +91,20 @@ public struct NDJSONFrameDecoder: Sendable {
             discarding = false
         }
         if discarding { return nil }
-        let rest = buffer.slice(buffer.start, buffer.endIndex)
+        let rest = NDJSONFrameDecoder.stripCR(buffer.slice(buffer.start, buffer.endIndex))
+        if rest.count > maxFrameBytes { throw FramingError.oversized(length: nil, limit: maxFrameBytes) }
         if NDJSONFrameDecoder.isBlank(rest) { return nil }
-        if rest.count > maxFrameBytes { throw FramingError.oversized(length: rest.count, limit: maxFrameBytes) }
-        var end = rest.endIndex
-        if rest.last == 0x0D { end -= 1 }
-        return rest[rest.startIndex..<end]
+        return rest
+    }
+
+    /// The length a partial line will at least have: a trailing `\r` may yet turn
+    /// out to be the terminator's.
+    private func lineLength(_ partial: ArraySlice<UInt8>) -> Int {
+        partial.last == 0x0D ? partial.count - 1 : partial.count
+    }
+
+    private static func stripCR(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        line.last == 0x0D ? line.dropLast() : line
     }
 
     static func isBlank(_ bytes: ArraySlice<UInt8>) -> Bool {

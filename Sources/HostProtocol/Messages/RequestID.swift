@@ -8,6 +8,31 @@ public enum RequestID: Hashable, Sendable, CustomStringConvertible {
     case number(JSONNumber)
     case null
 
+    /// Ids are equal when their JSON texts are: strings compare by their UTF-8 bytes
+    /// (Swift's `==` would equate canonically equivalent strings such as "é" and
+    /// "e\u{301}", which are different ids on the wire).
+    public static func == (a: RequestID, b: RequestID) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): x.utf8.elementsEqual(y.utf8)
+        case (.number(let x), .number(let y)): x.literal.utf8.elementsEqual(y.literal.utf8)
+        case (.null, .null): true
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .string(let s):
+            hasher.combine(0)
+            for b in s.utf8 { hasher.combine(b) }
+        case .number(let n):
+            hasher.combine(1)
+            for b in n.literal.utf8 { hasher.combine(b) }
+        case .null:
+            hasher.combine(2)
+        }
+    }
+
     /// A numeric id from an integer.
     public static func int(_ value: Int) -> RequestID { .number(JSONNumber(value)) }
 

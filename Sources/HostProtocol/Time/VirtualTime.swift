@@ -55,13 +55,16 @@ public struct VirtualTime: Hashable, Comparable, Sendable, CustomStringConvertib
         }
         guard !bytes.isEmpty, bytes.count <= 30, !bytes.contains(UInt8(ascii: "e")), !bytes.contains(UInt8(ascii: "E")) else { return nil }
         let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count <= 2, let wholeDigits = parts.first, !wholeDigits.isEmpty, wholeDigits.count <= 10 else { return nil }
+        guard parts.count <= 2, let wholeDigits = parts.first, !wholeDigits.isEmpty, wholeDigits.count <= 19 else { return nil }
         let fraction = parts.count == 2 ? Array(parts[1]) : []
         guard fraction.count <= 9 else { return nil }
-        var ns: Int64 = 0
+        var whole: Int64 = 0
         for d in wholeDigits {
             guard d >= 0x30, d <= 0x39 else { return nil }
-            ns = ns * 10 + Int64(d - 0x30)
+            let (times10, o1) = whole.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(Int64(d - 0x30))
+            if o1 || o2 { return negative ? -limit : limit }
+            whole = sum
         }
         var frac: Int64 = 0
         for d in fraction {
@@ -69,7 +72,10 @@ public struct VirtualTime: Hashable, Comparable, Sendable, CustomStringConvertib
             frac = frac * 10 + Int64(d - 0x30)
         }
         for _ in fraction.count..<9 { frac *= 10 }
-        ns = ns * 1_000_000_000 + frac
+        // Beyond the clock's range the value clamps (init(nanoseconds:) clamps too).
+        let (scaled, o1) = whole.multipliedReportingOverflow(by: 1_000_000_000)
+        let (ns, o2) = scaled.addingReportingOverflow(frac)
+        if o1 || o2 || ns > limit { return negative ? -limit : limit }
         return negative ? -ns : ns
     }
 

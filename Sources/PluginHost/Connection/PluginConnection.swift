@@ -27,12 +27,18 @@ public final class PluginConnection: Sendable {
         public var tap: (@Sendable (ConnectionEvent) -> Void)?
         /// Where plugin stderr lines go (default: the host's stderr).
         public var stderrLine: (@Sendable (String) -> Void)?
+        /// When set, a call's completion is not run on the reader thread but handed
+        /// here with the call's id, to be run by whoever drives the host (a
+        /// simulation runs them between host jobs, so a reply never resumes a task
+        /// before that task has suspended).
+        public var completionHandoff: (@Sendable (RequestID, @escaping @Sendable () -> Void) -> Void)?
 
         /// Creates options.
-        public init(defaultTimeout: Duration? = nil, tap: (@Sendable (ConnectionEvent) -> Void)? = nil, stderrLine: (@Sendable (String) -> Void)? = nil) {
+        public init(defaultTimeout: Duration? = nil, tap: (@Sendable (ConnectionEvent) -> Void)? = nil, stderrLine: (@Sendable (String) -> Void)? = nil, completionHandoff: (@Sendable (RequestID, @escaping @Sendable () -> Void) -> Void)? = nil) {
             self.defaultTimeout = defaultTimeout
             self.tap = tap
             self.stderrLine = stderrLine
+            self.completionHandoff = completionHandoff
         }
     }
 
@@ -55,7 +61,10 @@ public final class PluginConnection: Sendable {
                 options.tap?(.stderr(line))
                 if let sink = options.stderrLine { sink(line) } else { Log.stderr(line) }
             },
-            onClose: { [weak self] status in self?.outputEnded(status) })
+            onClose: { [weak self] status in self?.outputEnded(status) },
+            onTruncatedOutput: { [options] count in
+                options.tap?(.protocolError("the plugin's output ended in the middle of a frame (\(count) bytes)"))
+            })
         do {
             let p = try PluginProcess(options: plugin, handlers: handlers)
             process.withLock { $0 = p }
@@ -141,14 +150,16 @@ public final class PluginConnection: Sendable {
     }
 
     private func start(id: RequestID, method: String, params: JSONValue?, timeout: Duration?, completion originalCompletion: @escaping PendingTable.Completion) {
-        let completion: PendingTable.Completion
+        var completion: PendingTable.Completion = originalCompletion
         if let tap = options.tap {
             completion = { result in
                 originalCompletion(result)
                 tap(.settled(id))
             }
-        } else {
-            completion = originalCompletion
+        }
+        if let handoff = options.completionHandoff {
+            let run = completion
+            completion = { result in handoff(id) { run(result) } }
         }
         if let failure = pending.register(id, method: method, complete: completion) {
             completion(.failure(failure))

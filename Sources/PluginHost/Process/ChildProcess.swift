@@ -76,8 +76,22 @@ final class ChildProcess: Sendable {
             for p in cArgv { free(p) }
             for p in cEnvp { free(p) }
         }
+        // The child starts with no signal blocked and every signal at its default,
+        // whatever the spawning thread blocks or the host ignores (SIGPIPE).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var emptyMask = sigset_t()
+        sigemptyset(&emptyMask)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        sigdelset(&allSignals, SIGKILL)
+        sigdelset(&allSignals, SIGSTOP)
+        posix_spawnattr_setsigmask(&attributes, &emptyMask)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var childPID: pid_t = 0
-        let rc = posix_spawn(&childPID, path, &actions, nil, &cArgv, &cEnvp)
+        let rc = posix_spawn(&childPID, path, &actions, &attributes, &cArgv, &cEnvp)
         close(toChild[0])
         close(fromChild[1])
         close(errFromChild[1])

@@ -26,7 +26,7 @@ public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .exited(let code): "exited with status \(code)"
-        case .signaled(let signal): "killed by signal \(signal) (\(ExitStatus.signalName(signal)))"
+        case .signaled(let signal): "was killed by signal \(signal) (\(ExitStatus.signalName(signal)))"
         }
     }
 

@@ -61,10 +61,13 @@ public final class PluginProcess: Sendable {
         public var onStderrLine: @Sendable (String) -> Void
         /// Once, when stdout has ended: the exit status if known within 100 ms.
         public var onClose: @Sendable (ExitStatus?) -> Void
+        /// Stdout ended in the middle of a frame (this many bytes of it), just before `onClose`.
+        public var onTruncatedOutput: @Sendable (Int) -> Void
 
         /// Creates handlers; stderr goes to the host's stderr by default.
-        public init(onFrame: @escaping @Sendable (ArraySlice<UInt8>) -> Void, onFramingError: @escaping @Sendable (FramingError) -> Void = { _ in }, onStderrLine: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }, onClose: @escaping @Sendable (ExitStatus?) -> Void = { _ in }) {
+        public init(onFrame: @escaping @Sendable (ArraySlice<UInt8>) -> Void, onFramingError: @escaping @Sendable (FramingError) -> Void = { _ in }, onStderrLine: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }, onClose: @escaping @Sendable (ExitStatus?) -> Void = { _ in }, onTruncatedOutput: @escaping @Sendable (Int) -> Void = { _ in }) {
             self.onFrame = onFrame
+            self.onTruncatedOutput = onTruncatedOutput
             self.onFramingError = onFramingError
             self.onStderrLine = onStderrLine
             self.onClose = onClose
@@ -175,11 +178,9 @@ public final class PluginProcess: Sendable {
                 }
             }
         }
-        do {
-            if let last = try decoder.finish() { handlers.onFrame(last) }
-        } catch {
-            handlers.onFramingError(error)
-        }
+        // The plugin ends every frame; bytes left at EOF are a frame cut off by its exit.
+        let leftover = decoder.bufferedByteCount
+        if leftover > 0 { handlers.onTruncatedOutput(leftover) }
         Glibc.close(child.stdoutFD)
         handlers.onClose(child.waitForExit(timeout: .milliseconds(100)))
         closed.signal()

@@ -35,13 +35,16 @@ public final class SystemSimulation: @unchecked Sendable {
         public var serviceFactory: @Sendable () -> any BackgroundService
         /// Wall-clock limit for the plugin to answer a request before the run is declared hung.
         public var answerTimeout: Duration
+        /// The order host jobs run in: nil for oldest first, else drawn from this seed.
+        public var scheduleSeed: UInt64?
 
         /// Creates options.
-        public init(plugin: PluginProcess.Options, behaviour: HostBehaviour = .seed, serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10)) {
+        public init(plugin: PluginProcess.Options, behaviour: HostBehaviour = .seed, serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10), scheduleSeed: UInt64? = nil) {
             self.plugin = plugin
             self.behaviour = behaviour
             self.serviceFactory = serviceFactory
             self.answerTimeout = answerTimeout
+            self.scheduleSeed = scheduleSeed
         }
     }
 
@@ -62,7 +65,10 @@ public final class SystemSimulation: @unchecked Sendable {
 
     private struct Shared {
         var timeline: [TimelineEntry] = []
+        /// Host requests written whose answer has not arrived yet (`waitForCancel` excluded).
         var inFlight: [RequestID: String] = [:]
+        /// Completions of host calls that have arrived, to run between host jobs, in order.
+        var deliveries: [@Sendable () -> Void] = []
         var origins: [RequestID: Origin] = [:]
         var origin = Origin.rust
         var events: [RPCNotification] = []
@@ -71,7 +77,7 @@ public final class SystemSimulation: @unchecked Sendable {
         var stamp = VirtualTime.zero
     }
 
-    public let executor = ManualExecutor()
+    public let executor: ManualExecutor
     public let clock = VirtualHostClock()
     public let client: BackgroundServiceClient
     public let manager: ServiceManager
@@ -86,11 +92,14 @@ public final class SystemSimulation: @unchecked Sendable {
     /// Starts the plugin, the manager and a session with events on.
     public init(options: Options) throws(SimulationError) {
         self.options = options
+        executor = ManualExecutor(scheduleSeed: options.scheduleSeed)
         let relay = TapRelay()
         do {
             client = try BackgroundServiceClient(
                 plugin: options.plugin,
-                options: PluginConnection.Options(tap: { relay.forward($0) }, stderrLine: { relay.forward(.stderr($0)) }))
+                options: PluginConnection.Options(
+                    tap: { relay.forward($0) }, stderrLine: { relay.forward(.stderr($0)) },
+                    completionHandoff: { relay.handoff($0, $1) }))
         } catch {
             throw .host(error)
         }
@@ -105,6 +114,9 @@ public final class SystemSimulation: @unchecked Sendable {
                 behaviour: options.behaviour, clock: clock, executor: executor,
                 onEvent: { sink.forward($0) }, log: { sink.log($0) }))
         relay.target = { [weak self] in self?.tapped($0) }
+        relay.handoffTarget = { [weak self] id, completion in
+            if let self { self.arrived(id, completion) } else { completion() }
+        }
         sink.target = { [weak self] in self?.append(.service($0)) }
         sink.logTarget = { [weak self] in self?.append(.note("log: \($0)")) }
         info = try call(Initialize.self, .init(events: true), origin: .harness)
@@ -187,10 +199,20 @@ public final class SystemSimulation: @unchecked Sendable {
     }
 
     /// Runs host jobs until none is runnable and no request is unanswered.
+    ///
+    /// Between two jobs it waits until every answer to what the last job wrote has
+    /// arrived, then runs those completions in arrival order (each resumes its task,
+    /// which queues its next job): the order of jobs depends on nothing but the
+    /// order of messages.
     public func runUntilIdle() throws(SimulationError) {
         while true {
             try waitUntilAnswered()
-            if !executor.runNext() { return }
+            let ready: [@Sendable () -> Void] = shared.withLock { s in
+                defer { s.deliveries.removeAll() }
+                return s.deliveries
+            }
+            for completion in ready { completion() }
+            if ready.isEmpty, !executor.runNext() { return }
         }
     }
 
@@ -205,6 +227,25 @@ public final class SystemSimulation: @unchecked Sendable {
         }
     }
 
+    /// A call's answer arrived: calls made by the driver itself (it is blocked waiting)
+    /// complete at once; host calls wait for the driver.
+    private func arrived(_ id: RequestID, _ completion: @escaping @Sendable () -> Void) {
+        // A call that failed before it was written has no recorded origin: it belongs
+        // to whoever is calling now.
+        let origin = shared.withLock { $0.origins.removeValue(forKey: id) ?? $0.origin }
+        if origin == .os || origin == .harness {
+            completion()
+            return
+        }
+        condition.lock()
+        shared.withLock { s in
+            s.inFlight.removeValue(forKey: id)
+            s.deliveries.append(completion)
+        }
+        condition.broadcast()
+        condition.unlock()
+    }
+
     // MARK: - Recording
 
     private func tapped(_ event: ConnectionEvent) {
@@ -212,14 +253,15 @@ public final class SystemSimulation: @unchecked Sendable {
         case .sentRequest(let r):
             shared.withLock { s in
                 s.origins[r.id] = s.origin
-                if r.method != WaitForCancel.name { s.inFlight[r.id] = r.method }
+                // Only the host's own calls are waited for between jobs; the driver's calls block it.
+                if s.origin == .rust, r.method != WaitForCancel.name { s.inFlight[r.id] = r.method }
                 // A time step's own request is stamped when it is sent; what it causes, when it happens.
                 let time = r.method == OSAdvanceTime.name ? clock.now : max(s.stamp, clock.now)
                 s.timeline.append(TimelineEntry(time: time, kind: .request(r, s.origin)))
             }
         case .receivedResponse(let r):
             shared.withLock { s in
-                let origin = s.origins.removeValue(forKey: r.id) ?? .rust
+                let origin = s.origins[r.id] ?? .rust
                 s.timeline.append(TimelineEntry(time: max(s.stamp, clock.now), kind: .response(r, origin)))
             }
         case .receivedNotification(let n):
@@ -227,11 +269,8 @@ public final class SystemSimulation: @unchecked Sendable {
                 s.events.append(n)
                 s.timeline.append(TimelineEntry(time: max(s.stamp, clock.now), kind: .event(n)))
             }
-        case .settled(let id):
-            condition.lock()
-            shared.withLock { _ = $0.inFlight.removeValue(forKey: id) }
-            condition.broadcast()
-            condition.unlock()
+        case .settled:
+            break
         case .stderr(let line):
             append(.stderr(line))
         case .closed, .protocolError:
@@ -262,9 +301,13 @@ public final class SystemSimulation: @unchecked Sendable {
 
 /// Forwards connection events to the simulation once it exists.
 final class TapRelay: @unchecked Sendable {
-    // @unchecked: `target` is set once, before any event can arrive that matters.
+    // @unchecked: the targets are set once, before any event can arrive that matters.
     var target: (@Sendable (ConnectionEvent) -> Void)?
+    var handoffTarget: (@Sendable (RequestID, @escaping @Sendable () -> Void) -> Void)?
     func forward(_ event: ConnectionEvent) { target?(event) }
+    func handoff(_ id: RequestID, _ completion: @escaping @Sendable () -> Void) {
+        if let handoffTarget { handoffTarget(id, completion) } else { completion() }
+    }
 }
 
 /// Forwards service events to the simulation once it exists.
