@@ -1,7 +1,7 @@
 import HostProtocol
 import Testing
 
-func keys(_ v: JSONValue) -> [String] { v.objectValue.map(JSONWriter.sortedKeys) ?? [] }
+func keys(_ v: JSONValue) -> [String] { v.objectValue?.keys ?? [] }
 
 /// T(json: v.json) == v, directly and through the wire text.
 func expectRoundTrip<T: JSONCodable & Equatable>(_ v: T, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -64,13 +64,6 @@ func makeSimulation(
 }
 
 extension SystemSimulation {
-    /// Runs `body` as a host task and returns its result once the system is idle.
-    func hostValue<T: Sendable>(_ body: @escaping @Sendable (ServiceManager) async -> T) throws -> T {
-        let box = Box<T?>(nil)
-        try host { box.set(await body($0)) }
-        return box.get!
-    }
-
     /// `start` on the manager; the error as a value.
     func start(_ config: StartKeepaliveConfig = StartKeepaliveConfig()) throws -> ServiceError? {
         try hostValue { manager -> ServiceError? in

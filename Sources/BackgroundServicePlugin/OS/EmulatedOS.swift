@@ -91,17 +91,33 @@ final class EmulatedOS {
         guard clock.kind == .virtual else {
             throw RPCError.invalidState("os/advanceTime needs the virtual clock; this plugin runs --clock real")
         }
-        advance(to: clock.now.adding(nanoseconds: duration.nanoseconds))
+        guard advance(to: clock.now.adding(nanoseconds: duration.nanoseconds)) else {
+            var error = RPCError.invalidState(
+                "os/advanceTime stopped at \(clock.now.decimalSeconds) s after \(EmulatedOS.maxEventsPerAdvance) timer firings and launches; advance again to go on")
+            error.data = ["now": clock.now.json]
+            throw error
+        }
         return clock.now
     }
+
+    /// Most timer firings plus launches one advance performs. With a safety timer of
+    /// 0 s (0.1 ms) and begin dates of 0 minutes under auto-launch, every 0.1 ms of
+    /// virtual time launches and ends a task; the limit keeps one call bounded.
+    static let maxEventsPerAdvance = 1000
 
     /// Moves the clock to `target`, firing each due timer and (with `autoLaunch`)
     /// launching each eligible request at its own time. At equal times timers fire
     /// before launches, timers in creation order, refresh before processing.
-    func advance(to target: VirtualTime) {
+    /// Returns false when it stopped early, at the time of its last event, after
+    /// ``maxEventsPerAdvance`` firings and launches.
+    @discardableResult
+    func advance(to target: VirtualTime) -> Bool {
+        var events = 0
         while true {
             let timer = runLoop.nextTimer()
             let launch = nextAutoLaunch()
+            let due = timer.map { $0.fireDate <= target } == true || launch.map { $0.at <= target } == true
+            if due, events == EmulatedOS.maxEventsPerAdvance { return false }
             if let timer, timer.fireDate <= target, launch.map({ timer.fireDate <= $0.at }) ?? true {
                 clock.set(timer.fireDate)
                 timer.fire()
@@ -111,8 +127,10 @@ final class EmulatedOS {
             } else {
                 break
             }
+            events += 1
         }
         clock.set(target)
+        return true
     }
 
     /// The next request `autoLaunch` would launch, and when.

@@ -124,12 +124,12 @@ public struct JSONParser: ~Copyable {
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enter()
         index += 1
-        var members: [String: JSONValue] = [:]
+        var members: [(String, JSONValue)] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(members)
+            return .object(JSONObject())
         }
         while true {
             skipWhitespace()
@@ -140,7 +140,7 @@ public struct JSONParser: ~Copyable {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            members[key] = try parseValue()
+            members.append((key, try parseValue()))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in object") }
             let c = bytes[index]
@@ -149,7 +149,7 @@ public struct JSONParser: ~Copyable {
             guard c == UInt8(ascii: ",") else { index -= 1; throw error("expected ',' or '}'") }
         }
         depth -= 1
-        return .object(members)
+        return .object(JSONObject(lastWins: members))
     }
 
     private mutating func parseNumber() throws(JSONParseError) -> JSONNumber {

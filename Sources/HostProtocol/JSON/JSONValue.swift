@@ -1,9 +1,9 @@
 /// A JSON value as this protocol sees it.
 ///
-/// Objects are dictionaries (a repeated key keeps its last value, as JavaScript's
-/// `JSON.parse` does); numbers keep their literal text (``JSONNumber``). Writing a
-/// value always sorts object keys by their UTF-8 bytes, so output is byte-for-byte
-/// stable (see ``JSONWriter``).
+/// Objects are ``JSONObject``s, kept sorted by key bytes (a repeated key keeps its
+/// last value, as JavaScript's `JSON.parse` does); numbers keep their literal text
+/// (``JSONNumber``). Writing a value always puts object keys in UTF-8 byte order,
+/// so output is byte-for-byte stable (see ``JSONWriter``).
 ///
 /// ```swift
 /// let v: JSONValue = ["success": false, "label": "sync", "note": .null]
@@ -15,7 +15,10 @@ public enum JSONValue: Hashable, Sendable {
     case number(JSONNumber)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
+
+    /// An object from a dictionary.
+    public static func object(_ members: [String: JSONValue]) -> JSONValue { .object(JSONObject(members)) }
 
     /// The JSON type's name, for error messages (`"object"`, `"number"`, ...).
     public var typeName: String {
@@ -30,7 +33,7 @@ public enum JSONValue: Hashable, Sendable {
     }
 
     /// The members when this is an object.
-    public var objectValue: [String: JSONValue]? {
+    public var objectValue: JSONObject? {
         if case .object(let o) = self { return o }
         return nil
     }
@@ -95,9 +98,7 @@ extension JSONValue: ExpressibleByBooleanLiteral, ExpressibleByStringLiteral,
     public init(floatLiteral value: Double) { self = .number(JSONNumber(value)) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        var o: [String: JSONValue] = [:]
-        for (k, v) in elements { o[k] = v }
-        self = .object(o)
+        self = .object(JSONObject(lastWins: elements))
     }
 }
 

@@ -24,26 +24,36 @@ public enum JSONWriter {
                 write(e, to: &out)
             }
             out.append(UInt8(ascii: "]"))
-        case .object(let members):
+        case .object(let object):
             out.append(UInt8(ascii: "{"))
-            for (i, key) in sortedKeys(members).enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(key, to: &out)
+            var first = true
+            for member in object.members {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                writeString(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
-                write(members[key]!, to: &out)
+                write(member.value, to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
     }
 
-    /// The keys of an object in output order (by UTF-8 bytes).
-    public static func sortedKeys(_ members: [String: JSONValue]) -> [String] {
-        members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    }
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends `s` as a quoted, escaped JSON string.
     public static func writeString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
+        // Fast path: nothing to escape, copy the bytes at once.
+        let copied: Bool? = s.utf8.withContiguousStorageIfAvailable { bytes in
+            for b in bytes where b < 0x20 || b == 0x22 || b == 0x5C { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if copied != true { appendEscaped(s, to: &out) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscaped(_ s: String, to out: inout [UInt8]) {
         for byte in s.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
@@ -54,12 +64,10 @@ public enum JSONWriter {
             case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
             case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
             case 0x00..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
             default: out.append(byte)
             }
         }
-        out.append(UInt8(ascii: "\""))
     }
 }
 

@@ -7,7 +7,7 @@
 /// wrong-typed invoke params while `strict` rejects them.
 public struct ObjectReader {
     /// The object's members.
-    public let members: [String: JSONValue]
+    public let members: JSONObject
     /// A prefix for paths in errors (`"capabilities."`).
     public let pathPrefix: String
     /// Members found with the wrong type by lenient reads.

@@ -110,18 +110,18 @@ public struct VirtualTime: Hashable, Comparable, Sendable, CustomStringConvertib
 
     /// The exact decimal text of the time in seconds (`28`, `-0.5`, `0.000000001`).
     public var decimalSeconds: String {
-        let negative = nanoseconds < 0
         let magnitude = nanoseconds.magnitude
         let whole = magnitude / 1_000_000_000
-        let fraction = magnitude % 1_000_000_000
-        var text = negative ? "-" : ""
-        text += String(whole)
-        if fraction != 0 {
-            var digits = String(fraction)
-            digits = String(repeating: "0", count: 9 - digits.count) + digits
-            while digits.hasSuffix("0") { digits.removeLast() }
-            text += "." + digits
+        var fraction = magnitude % 1_000_000_000
+        var text = nanoseconds < 0 ? "-" + String(whole) : String(whole)
+        guard fraction != 0 else { return text }
+        var digits = 9
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
         }
+        let f = String(fraction)
+        text += "." + String(repeating: "0", count: digits - f.count) + f
         return text
     }
 

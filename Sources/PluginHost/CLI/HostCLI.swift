@@ -32,6 +32,9 @@ public enum HostCLI {
         let rest = Array(arguments.dropFirst())
         switch sub {
         case "demo": return DemoCommand.run(rest)
+        case "conformance": return ConformanceCommand.run(rest)
+        case "fuzz": return FuzzCommand.run(rest)
+        case "replay": return ReplayCommand.run(rest)
         case "--help", "-h", "help":
             print(usage)
             return 0

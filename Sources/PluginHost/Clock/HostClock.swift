@@ -1,3 +1,4 @@
+import Dispatch
 import HostProtocol
 
 /// The host's clock, injected wherever host-side logic waits (the cancel
@@ -10,6 +11,8 @@ public protocol HostClock: Sendable {
     var now: VirtualTime { get }
     /// Suspends until `deadline`; throws `CancellationError` when the task is cancelled.
     func sleep(until deadline: VirtualTime) async throws
+    /// Suspends until `deadline` even if the task is cancelled meanwhile.
+    func sleepIgnoringCancellation(until deadline: VirtualTime) async throws
 }
 
 extension HostClock {
@@ -35,5 +38,13 @@ public struct ContinuousHostClock: HostClock {
         let delta = deadline.nanoseconds - now.nanoseconds
         if delta > 0 { try await Task.sleep(for: .nanoseconds(delta)) }
         try Task.checkCancellation()
+    }
+
+    public func sleepIgnoringCancellation(until deadline: VirtualTime) async throws {
+        let delta = deadline.nanoseconds - now.nanoseconds
+        guard delta > 0 else { return }
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(delta))) { c.resume() }
+        }
     }
 }

@@ -37,28 +37,52 @@ public final class VirtualHostClock: HostClock {
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     public func sleep(until deadline: VirtualTime) async throws {
-        let sequence = state.withLock { s in
+        let sequence = nextSequence()
+        try await withTaskCancellationHandler {
+            try await suspend(until: deadline, sequence: sequence, cancellable: true)
+        } onCancel: {
+            cancel(sequence)
+        }
+    }
+
+    /// Suspends until `deadline`, whether or not the task is cancelled meanwhile
+    /// (a service that never checks its token). Throws only when the clock shuts down.
+    public func sleepIgnoringCancellation(until deadline: VirtualTime) async throws {
+        try await suspend(until: deadline, sequence: nextSequence(), cancellable: false)
+    }
+
+    private func nextSequence() -> UInt64 {
+        state.withLock { s in
             s.nextSequence += 1
             return s.nextSequence
         }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let wakeNow: Bool = state.withLock { s in
-                    if deadline <= s.now { return true }
-                    s.sleepers[sequence] = Sleeper(deadline: deadline, sequence: sequence, continuation: continuation)
-                    return false
-                }
-                if wakeNow { continuation.resume() }
-                if Task.isCancelled { cancel(sequence) }
+    }
+
+    private func suspend(until deadline: VirtualTime, sequence: UInt64, cancellable: Bool) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let wakeNow: Bool = state.withLock { s in
+                if deadline <= s.now { return true }
+                s.sleepers[sequence] = Sleeper(deadline: deadline, sequence: sequence, continuation: continuation)
+                return false
             }
-        } onCancel: {
-            cancel(sequence)
+            if wakeNow { continuation.resume() }
+            // Cancelled before the sleeper was registered: onCancel found nothing to cancel.
+            if cancellable, Task.isCancelled { cancel(sequence) }
         }
     }
 
     private func cancel(_ sequence: UInt64) {
         let sleeper = state.withLock { $0.sleepers.removeValue(forKey: sequence) }
         sleeper?.continuation.resume(throwing: CancellationError())
+    }
+
+    /// Wakes every sleeper with `CancellationError` (when the simulation closes).
+    public func cancelAllSleepers() {
+        let all: [Sleeper] = state.withLock { s in
+            defer { s.sleepers.removeAll() }
+            return Array(s.sleepers.values)
+        }
+        for sleeper in all { sleeper.continuation.resume(throwing: CancellationError()) }
     }
 
     /// Moves the clock to `time` (never backward) and wakes every sleeper whose

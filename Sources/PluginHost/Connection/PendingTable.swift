@@ -73,6 +73,11 @@ final class PendingTable: Sendable {
     /// Methods of the calls still waiting, sorted (for diagnostics and leak checks).
     var pendingMethods: [String] { state.withLock { $0.entries.values.map(\.method).sorted() } }
 
+    /// The calls still waiting: id and method, by id.
+    var pendingCalls: [(id: RequestID, method: String)] {
+        state.withLock { $0.entries.map { ($0.key, $0.value.method) } }.sorted { $0.id.description < $1.id.description }
+    }
+
     /// How many calls are waiting.
     var count: Int { state.withLock { $0.entries.count } }
 }

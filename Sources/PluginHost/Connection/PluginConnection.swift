@@ -82,6 +82,9 @@ public final class PluginConnection: Sendable {
     /// Methods of the calls waiting for an answer.
     public var pendingMethods: [String] { pending.pendingMethods }
 
+    /// The calls waiting for an answer: their ids and methods.
+    public var pendingCalls: [(id: RequestID, method: String)] { pending.pendingCalls }
+
     // MARK: - Calls
 
     /// Calls a method with typed params and result.

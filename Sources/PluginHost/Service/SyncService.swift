@@ -18,6 +18,9 @@ public struct SyncService: BackgroundService {
         case returnNormally
         /// Throws (a service that propagates the cancellation): failure.
         case throwError
+        /// Does not notice: works until its time is up, then returns (a service
+        /// that never checks its token; cancellation is cooperative).
+        case ignore
     }
 
     /// Time spent in `initialize`.
@@ -51,6 +54,11 @@ public struct SyncService: BackgroundService {
     }
 
     public func run(_ context: ServiceContext) async throws {
+        if onCancel == .ignore {
+            if runSeconds > 0 { try await context.clock.sleepIgnoringCancellation(until: context.clock.now.adding(seconds: runSeconds)) }
+            if outcome == .failure { throw Failure(description: "sync failed") }
+            return
+        }
         if runSeconds > 0 {
             do {
                 try await context.sleep(seconds: runSeconds)

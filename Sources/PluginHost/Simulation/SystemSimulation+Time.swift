@@ -12,9 +12,9 @@ extension SystemSimulation {
         while true {
             guardSteps += 1
             if guardSteps > 100_000 { throw .hung(["advance: more than 100000 steps at one time"]) }
-            let pluginDue = try pluginNextDue()
+            let (pluginDue, budgetEnd) = try pluginNextDue()
             let hostDue = clock.nextDeadline
-            let due = [pluginDue, hostDue].compactMap { $0 }.filter { $0 <= target }.min()
+            let due = [pluginDue, hostDue, budgetEnd].compactMap { $0 }.filter { $0 <= target }.min()
             guard let stepTo = due ?? (now < target ? target : nil) else { return }
             let step = max(stepTo, now)
             stampTimeline(step)
@@ -23,12 +23,23 @@ extension SystemSimulation {
             }
             clock.advance(to: step)
             try runUntilIdle()
+            if let budgetEnd, budgetEnd <= step { try expireOverBudget() }
         }
     }
 
-    /// When the plugin next has something to do on its own, from its state:
-    /// the safety timer, or (with autoLaunch) the first eligible request.
-    func pluginNextDue() throws(SimulationError) -> VirtualTime? {
+    /// iOS ends an app-refresh task whose budget is used up: its expiration handler runs.
+    private func expireOverBudget() throws(SimulationError) {
+        guard let budget = options.refreshBudget, let task = try pluginState().activeTask, task.kind == .refresh,
+            task.launchedAt.adding(nanoseconds: budget.nanoseconds) <= now
+        else { return }
+        note("the refresh task's budget is used up: iOS expires it")
+        if case .success = try os(OSExpire.self, .init(identifier: task.identifier)) { budgetExpirations.append(task) }
+    }
+
+    /// When the plugin next has something to do on its own, from its state: the
+    /// safety timer, or (with autoLaunch) the first eligible request; and when the
+    /// running refresh task's budget ends, if the OS enforces one.
+    func pluginNextDue() throws(SimulationError) -> (VirtualTime?, VirtualTime?) {
         let state = try pluginState()
         var due = state.safetyTimerDeadline
         if state.conditions.autoLaunch, state.activeTask == nil {
@@ -41,6 +52,10 @@ extension SystemSimulation {
                 due = due.map { min($0, at) } ?? at
             }
         }
-        return due
+        var budgetEnd: VirtualTime?
+        if let budget = options.refreshBudget, let task = state.activeTask, task.kind == .refresh {
+            budgetEnd = task.launchedAt.adding(nanoseconds: budget.nanoseconds)
+        }
+        return (due, budgetEnd)
     }
 }

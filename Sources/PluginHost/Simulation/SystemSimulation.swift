@@ -37,9 +37,13 @@ public final class SystemSimulation: @unchecked Sendable {
         public var answerTimeout: Duration
         /// The order host jobs run in: nil for oldest first, else drawn from this seed.
         public var scheduleSeed: UInt64?
+        /// When set, the emulated OS expires an app-refresh task this long after its
+        /// launch if it is still running, as iOS does (about 30 s).
+        public var refreshBudget: VirtualTime?
 
         /// Creates options.
-        public init(plugin: PluginProcess.Options, behaviour: HostBehaviour = .seed, serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10), scheduleSeed: UInt64? = nil) {
+        public init(plugin: PluginProcess.Options, behaviour: HostBehaviour = .seed, serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10), scheduleSeed: UInt64? = nil, refreshBudget: VirtualTime? = nil) {
+            self.refreshBudget = refreshBudget
             self.plugin = plugin
             self.behaviour = behaviour
             self.serviceFactory = serviceFactory
@@ -85,7 +89,9 @@ public final class SystemSimulation: @unchecked Sendable {
     public private(set) var info: Initialize.Result!
     private let shared = Mutex(Shared())
     private let condition = NSCondition()
-    private let options: Options
+    let options: Options
+    /// Tasks the OS expired because their budget ran out: identifier and launch time.
+    public internal(set) var budgetExpirations: [PluginStateSnapshot.ActiveTask] = []
     /// The plugin's clock as last reported.
     private(set) var pluginNow = VirtualTime.zero
 
@@ -140,6 +146,11 @@ public final class SystemSimulation: @unchecked Sendable {
         }
     }
 
+    /// The service manager's steps so far, in order.
+    public var serviceEventsSoFar: [ServiceEvent] {
+        shared.withLock { $0.timeline.compactMap { if case .service(let e) = $0.kind { e } else { nil } } }
+    }
+
     /// Adds a narration line.
     public func note(_ text: String) { append(.note(text)) }
 
@@ -150,6 +161,19 @@ public final class SystemSimulation: @unchecked Sendable {
         let manager = self.manager
         Task(executorPreference: executor) { await action(manager) }
         try runUntilIdle()
+    }
+
+    /// Runs `body` as a host task and returns its result once the system is idle.
+    public func hostValue<T: Sendable>(_ body: @escaping @Sendable (ServiceManager) async -> T) throws(SimulationError) -> T {
+        let box = Mutex<T?>(nil)
+        let manager = self.manager
+        Task(executorPreference: executor) {
+            let value = await body(manager)
+            box.withLock { $0 = value }
+        }
+        try runUntilIdle()
+        guard let value = box.withLock({ $0 }) else { throw .hung(["a host task did not finish"]) }
+        return value
     }
 
     /// A request made by the harness or the OS, answered before returning; the
@@ -292,10 +316,24 @@ public final class SystemSimulation: @unchecked Sendable {
         shared.withLock { $0.stamp = time }
     }
 
-    /// Shuts the plugin down and reaps it.
+    /// Shuts the plugin down and reaps it, then lets every suspended host task
+    /// finish: pending calls fail, sleepers are cancelled, and the executor is
+    /// drained, so that no task is left waiting forever.
     @discardableResult
     public func close() -> ExitStatus {
-        client.connection.close(grace: .seconds(2))
+        let status = client.connection.close(grace: .seconds(2))
+        clock.cancelAllSleepers()
+        for _ in 0..<100_000 {
+            let ready: [@Sendable () -> Void] = shared.withLock { s in
+                s.inFlight.removeAll()
+                defer { s.deliveries.removeAll() }
+                return s.deliveries
+            }
+            for completion in ready { completion() }
+            clock.cancelAllSleepers()
+            if ready.isEmpty, !executor.runNext() { break }
+        }
+        return status
     }
 }
 

@@ -1,0 +1,132 @@
+/// Text helpers for the conformance reports: escaping raw bytes, shortening long
+/// frames, and a line diff of expected and actual replies.
+enum ConformanceText {
+    /// Frames longer than this are shortened in reports.
+    static let displayLimit = 400
+
+    /// Bytes as readable text: printable ASCII and valid UTF-8 as they are, `\r`,
+    /// `\n`, `\t` and `\\` escaped, any other byte as `\xNN`. The result never
+    /// contains a control character, so it is safe in XML and on a terminal.
+    static func escape(_ bytes: some Collection<UInt8>, limit: Int = displayLimit) -> String {
+        var out = ""
+        var count = 0
+        let decoded = Array(bytes)
+        var i = 0
+        while i < decoded.count {
+            if count >= limit {
+                out += "… (\(decoded.count) bytes)"
+                break
+            }
+            let b = decoded[i]
+            switch b {
+            case 0x0D: out += "\\r"
+            case 0x0A: out += "\\n"
+            case 0x09: out += "\\t"
+            case 0x5C: out += "\\\\"
+            case 0x20..<0x7F: out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                if let (scalar, length) = utf8Scalar(decoded, at: i), scalar.value >= 0xA0 {
+                    out.unicodeScalars.append(scalar)
+                    i += length
+                    count += 1
+                    continue
+                }
+                out += "\\x" + hex(b)
+            }
+            i += 1
+            count += 1
+        }
+        return out
+    }
+
+    /// A string shortened to `limit` characters, control characters escaped.
+    static func shorten(_ s: String, limit: Int = displayLimit) -> String {
+        escape(Array(s.utf8), limit: limit)
+    }
+
+    private static func hex(_ b: UInt8) -> String {
+        let digits = Array("0123456789abcdef")
+        return String([digits[Int(b >> 4)], digits[Int(b & 0xF)]])
+    }
+
+    /// Decodes one well-formed UTF-8 sequence of 2 to 4 bytes.
+    private static func utf8Scalar(_ bytes: [UInt8], at i: Int) -> (Unicode.Scalar, Int)? {
+        let b0 = bytes[i]
+        let length: Int
+        switch b0 {
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default: return nil
+        }
+        guard i + length <= bytes.count else { return nil }
+        var decoder = UTF8()
+        var iterator = bytes[i..<(i + length)].makeIterator()
+        if case .scalarValue(let scalar) = decoder.decode(&iterator) { return (scalar, length) }
+        return nil
+    }
+
+    /// A line diff: `  ` both, `- ` expected only, `+ ` actual only (longest common
+    /// subsequence, so a missing or extra reply shows as one line).
+    /// With `context`, runs of unchanged lines longer than twice the context are
+    /// cut to `context` lines each side of a change.
+    static func diff(expected: [String], actual: [String], context: Int? = nil) -> [String] {
+        let full = fullDiff(expected: expected, actual: actual)
+        guard let context else { return full }
+        let changed = full.indices.filter { !full[$0].hasPrefix("  ") }
+        var out: [String] = []
+        var skipped = 0
+        for (i, line) in full.enumerated() {
+            if changed.contains(where: { abs($0 - i) <= context }) {
+                if skipped > 0 { out.append("  … (\(skipped) identical)") }
+                skipped = 0
+                out.append(line)
+            } else {
+                skipped += 1
+            }
+        }
+        if skipped > 0 { out.append("  … (\(skipped) identical)") }
+        return out
+    }
+
+    private static func fullDiff(expected: [String], actual: [String]) -> [String] {
+        let n = expected.count, m = actual.count
+        var lcs = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            for j in stride(from: m - 1, through: 0, by: -1) {
+                lcs[i][j] = expected[i] == actual[j] ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
+            }
+        }
+        var out: [String] = []
+        var i = 0, j = 0
+        while i < n || j < m {
+            if i < n, j < m, expected[i] == actual[j] {
+                out.append("  " + shorten(expected[i]))
+                i += 1
+                j += 1
+            } else if i < n, j == m || lcs[i + 1][j] >= lcs[i][j + 1] {
+                out.append("- " + shorten(expected[i]))
+                i += 1
+            } else {
+                out.append("+ " + shorten(actual[j]))
+                j += 1
+            }
+        }
+        return out
+    }
+
+    /// A one-line summary of how two reply lists differ (1-based positions).
+    static func summary(expected: [String], actual: [String]) -> String {
+        if let k = zip(expected, actual).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+            return "reply \(k + 1) of \(expected.count) differs"
+        }
+        if actual.count < expected.count {
+            return expected.count - actual.count == 1
+                ? "reply \(actual.count + 1) of \(expected.count) is missing"
+                : "replies \(actual.count + 1) to \(expected.count) are missing"
+        }
+        return actual.count - expected.count == 1
+            ? "one unexpected reply after the \(expected.count) expected"
+            : "\(actual.count - expected.count) unexpected replies after the \(expected.count) expected"
+    }
+}

@@ -1,0 +1,140 @@
+import HostProtocol
+
+/// Exhaustive exploration: every sequence up to a depth over a small alphabet,
+/// with states deduplicated by the plugin's `plugin/state` snapshot, every reply
+/// compared with the reference model.
+///
+/// The alphabet (documented in docs/fuzzing.md):
+/// `start` (startKeepalive {}), `wait` (waitForCancel), `complete` (completeBgTask
+/// success true), `stop` (stopKeepalive), `cancel` (cancelCancelListener),
+/// `launch-refresh`, `launch-processing` (os/launch), `expire` (os/expire of the
+/// running task, or of the refresh task), `due` (os/advanceTime to the next due
+/// time: the safety timer, else the earliest begin date, else 1 s) and
+/// `just-before` (the same minus one tick).
+public final class ExhaustiveExplorer {
+    /// A letter of the alphabet.
+    public enum Letter: String, CaseIterable, Sendable {
+        case start, wait, complete, stop, cancel
+        case launchRefresh = "launch-refresh"
+        case launchProcessing = "launch-processing"
+        case expire, due
+        case justBefore = "just-before"
+    }
+
+    let driver: PluginDriver
+    let profile: Profile
+    let progress: FuzzProgress
+    private var nextID = 0
+    private var resetID = 0
+    /// Sequences run and distinct states found.
+    public private(set) var sequencesRun = 0
+    public private(set) var stepsRun = 0
+    /// Failures found (first per signature).
+    public private(set) var failures: [String: [FuzzStep]] = [:]
+
+    /// Creates an explorer around a running plugin.
+    public init(driver: PluginDriver, profile: Profile, progress: FuzzProgress) {
+        self.driver = driver
+        self.profile = profile
+        self.progress = progress
+    }
+
+    /// The step a letter means in the state `model` is in.
+    func step(_ letter: Letter, model: ReferenceModel) -> FuzzStep {
+        nextID += 1
+        let id = RequestID.int(nextID)
+        let refresh = "com.example.app.bg-refresh", processing = "com.example.app.bg-processing"
+        switch letter {
+        case .start: return .request(id, StartKeepalive.name, .object([:]))
+        case .wait: return .request(id, WaitForCancel.name)
+        case .complete: return .request(id, CompleteBgTask.name, ["success": true])
+        case .stop: return .request(id, StopKeepalive.name)
+        case .cancel: return .request(id, CancelCancelListener.name)
+        case .launchRefresh: return .request(id, OSLaunch.name, ["identifier": .string(refresh)])
+        case .launchProcessing: return .request(id, OSLaunch.name, ["identifier": .string(processing)])
+        case .expire: return .request(id, OSExpire.name, ["identifier": .string(model.activeTaskIdentifier ?? refresh)])
+        case .due, .justBefore:
+            let due = model.safetyTimerDeadline ?? model.pendingRequests.map(\.1).min() ?? model.now.adding(seconds: 1)
+            var ns = max(0, due.nanoseconds - model.now.nanoseconds)
+            if letter == .justBefore { ns = max(0, ns - 1) }
+            return .request(id, OSAdvanceTime.name, ["seconds": VirtualTime(nanoseconds: ns).json])
+        }
+    }
+
+    /// Breadth-first over sequences up to `depth`; returns the number of distinct states.
+    public func explore(depth: Int) throws(PluginDriver.DriverError) -> Int {
+        var seen: Set<String> = []
+        var frontier: [[Letter]] = [[]]
+        seen.insert(try fingerprint(of: []))
+        for _ in 0..<depth {
+            var next: [[Letter]] = []
+            for path in frontier {
+                for letter in Letter.allCases {
+                    let candidate = path + [letter]
+                    let print = try fingerprint(of: candidate)
+                    if seen.insert(print).inserted { next.append(candidate) }
+                    progress.update(cases: sequencesRun, steps: stepsRun, findings: failures.count, states: seen.count)
+                }
+            }
+            frontier = next
+            if frontier.isEmpty { break }
+        }
+        return seen.count
+    }
+
+    /// Runs a sequence (checking every reply against the model) and returns the
+    /// plugin's state with ids and counters left out and times made relative to now.
+    private func fingerprint(of letters: [Letter]) throws(PluginDriver.DriverError) -> String {
+        var model = ReferenceModel(profile: profile)
+        var steps: [FuzzStep] = []
+        for letter in letters {
+            let s = step(letter, model: model)
+            _ = model.apply(s.input)
+            steps.append(s)
+        }
+        nextID += 1
+        let probe = FuzzStep.request(.string("~state-\(nextID)"), PluginStateMethod.name)
+        steps.append(probe)
+        resetID += 1
+        let outcome = PluginCase(steps: steps).run(on: driver, profile: profile, resetID: resetID)
+        sequencesRun += 1
+        stepsRun += steps.count
+        if let error = outcome.error { throw error }
+        if let signature = outcome.signature, failures[signature] == nil {
+            failures[signature] = Array(steps.dropLast())
+            progress.finding(signature, seed: 0)
+        }
+        let state = outcome.actual.last?.last(where: { $0["id"] == probe.id?.json })?["result"] ?? .null
+        return Self.canonical(state).description
+    }
+
+    /// The state without what does not change future behaviour: ids, counters, and
+    /// absolute times (made relative to `now`).
+    static func canonical(_ state: JSONValue) -> JSONValue {
+        guard case .object(var o) = state, let now = o["now"].flatMap({ JSONField<VirtualTime>.time.read($0) }) else { return state }
+        func relative(_ v: JSONValue?) -> JSONValue {
+            guard let v, let t = JSONField<VirtualTime>.time.read(v) else { return v ?? .null }
+            return VirtualTime(nanoseconds: t.nanoseconds - now.nanoseconds).json
+        }
+        o.removeValue(forKey: "now")
+        o.removeValue(forKey: "counters")
+        o["pendingCancelInvoke"] = .bool(o["pendingCancelInvoke"] != .null || o["cancelInvokePending"] == .bool(true))
+        o.removeValue(forKey: "cancelInvokePending")
+        if case .object(var t)? = o["safetyTimer"] {
+            t["deadline"] = relative(t["deadline"])
+            o["safetyTimer"] = .object(t)
+        }
+        if case .object(var a)? = o["activeTask"] {
+            a["launchedAt"] = relative(a["launchedAt"])
+            o["activeTask"] = .object(a)
+        }
+        if case .array(let requests)? = o["pendingRequests"] {
+            o["pendingRequests"] = .array(requests.map { r in
+                guard case .object(var m) = r else { return r }
+                m["earliestBeginDate"] = relative(m["earliestBeginDate"])
+                return .object(m)
+            })
+        }
+        return .object(o)
+    }
+}

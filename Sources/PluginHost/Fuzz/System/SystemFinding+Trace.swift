@@ -1,0 +1,45 @@
+import HostProtocol
+
+extension SystemFuzzer.Finding {
+    /// The violation this finding is about.
+    public var violation: Violation? { outcome.first(signature)?.violation }
+
+    /// A paragraph for people: what the actions were, what broke, and why.
+    public var explanation: String {
+        guard let v = violation, let step = outcome.first(signature)?.step else {
+            return "The run could not be completed: \(outcome.error ?? "unknown error")."
+        }
+        var text = "\(v.invariant.rawValue) (\(v.invariant.statement)) broke after step \(step + 1) of \(systemCase.actions.count), \"\(systemCase.actions[step].summary)\": \(v.detail)."
+        if let why = SystemFuzzer.Finding.diagnosis[v.cause] { text += " " + why }
+        text += " Shrunk from \(originalSteps) to \(systemCase.actions.count) steps in \(shrinkAttempts) runs."
+        return text
+    }
+
+    /// The known mechanisms behind each cause, as far as the fuzzer has seen them (docs/findings.md has more).
+    static let diagnosis: [String: String] = [
+        "a refresh task launched while no service runs is left running": "The Rust side keeps background launches scheduled after its service has ended (startKeepalive and every completion resubmit both requests, and only stopKeepalive cancels them), so iOS can launch a task when nothing runs: the task then holds the app awake until the safety timer or the OS ends it.",
+        "a processing task launched while no service runs is left running": "The Rust side keeps background launches scheduled after its service has ended, so iOS can launch a processing task when nothing runs; with no processing safety timer (the default) only the OS's expiration ends it.",
+        "the cancel listener of an earlier run (timed out) stopped the current run": "A run that ends before its cancel listener's waitForCancel is written leaves that invoke pending in the plugin; the next run's listener replaces it (the seed plugin drops the old one unanswered), and when the old listener's timeout passes it calls cancelCancelListener, which rejects the new listener, and Stop, which stops the new run.",
+        "a waitForCancel the plugin no longer holds is still awaited": "The seed plugin keeps one pending cancel invoke and drops the previous one without answering when a new waitForCancel arrives; the host task waiting on the dropped one never gets an answer (only its 4-hour timeout ends the wait).",
+        "host and plugin disagree about the pending cancel listener": "The host waits on more cancel listeners than the plugin holds, or the plugin holds one the host no longer waits on.",
+        "the service runs through a background task without a cancel listener": "The running service has no pending waitForCancel while a background task is active, so the task's expiration or safety timer cannot reach it.",
+    ]
+
+    /// The finding as a trace file.
+    public func trace(profile: Profile, seed: UInt64, pluginArguments: [String]) -> TraceFile {
+        let header = TraceFile.Header(
+            level: "system", profile: profile, seed: seed, finding: signature, explanation: explanation, pluginArguments: pluginArguments,
+            extra: [
+                "caseSeed": .number(JSONNumber(literal: String(caseSeed))!), "scenario": systemCase.scenario.json,
+                "violations": .array(outcome.violations.map { ["step": .number($0.step + 1), "invariant": .string($0.violation.invariant.rawValue), "cause": .string($0.violation.cause), "detail": .string($0.violation.detail)] }),
+            ])
+        var lines: [JSONValue] = []
+        for (i, action) in systemCase.actions.enumerated() {
+            lines.append([
+                "kind": "step", "index": .number(i), "action": action.json,
+                "timeline": .array((i < outcome.timeline.count ? outcome.timeline[i] : []).map { .string($0) }),
+            ])
+        }
+        return TraceFile(header: header, lines: lines)
+    }
+}

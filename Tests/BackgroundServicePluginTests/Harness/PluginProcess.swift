@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What one run of the plugin binary produced.
+struct PluginRun: Sendable {
+    /// Everything written to stdout.
+    var stdout: [UInt8]
+    /// Everything written to stderr.
+    var stderr: String
+    /// The exit status (or the signal number when killed by one).
+    var status: Int32
+    /// True when the run had to be killed by the harness's timeout.
+    var timedOut: Bool
+
+    /// stdout as lines, without their `\n` (a last unterminated line is kept).
+    var lines: [String] {
+        var parts = String(decoding: stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if parts.last == "" { parts.removeLast() }
+        return parts
+    }
+
+    /// stderr as lines.
+    var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+}
+
+/// Runs the built `background-service-plugin` binary as a black box.
+///
+/// The binary is found next to the test runner (`/proc/self/exe`'s directory),
+/// or at `$BSP_PLUGIN_PATH` when that is set.
+enum Plugin {
+    static let path: String = {
+        if let override = ProcessInfo.processInfo.environment["BSP_PLUGIN_PATH"], !override.isEmpty { return override }
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("background-service-plugin").path
+    }()
+
+    /// Writing to a plugin that has already exited (after `shutdown`) must not kill the tests.
+    private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
+
+    /// Runs the plugin with `arguments`, feeds it `input`, closes stdin, and collects
+    /// everything until it exits; kills it after `timeout` seconds (a hang).
+    static func run(_ arguments: [String] = [], input: [UInt8], environment: [String: String] = [:], timeout: Double = 30) throws -> PluginRun {
+        _ = ignoreSIGPIPE
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "BSP_FAULT")
+        // Mutation check of this suite: `BSP_TEST_INJECT_FAULT=NAME swift test ...` runs
+        // every script against a deliberately broken plugin; some tests must then fail.
+        if let fault = env.removeValue(forKey: "BSP_TEST_INJECT_FAULT"), !fault.isEmpty { env["BSP_FAULT"] = fault }
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+
+        let outBox = DataBox(), errBox = DataBox()
+        let readers = DispatchGroup()
+        spawn(readers) { outBox.set(stdout.fileHandleForReading.readDataToEndOfFile()) }
+        spawn(readers) { errBox.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
+        let writer = stdin.fileHandleForWriting
+        spawn(nil) {
+            try? writer.write(contentsOf: Data(input))
+            try? writer.close()
+        }
+
+        var timedOut = false
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            timedOut = true
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+        }
+        readers.wait()
+        return PluginRun(
+            stdout: Array(outBox.get()), stderr: String(decoding: errBox.get(), as: UTF8.self),
+            status: process.terminationStatus, timedOut: timedOut)
+    }
+
+    /// Runs the plugin on a script of ndjson lines (each gets its `\n`).
+    static func run(_ arguments: [String] = [], _ script: [String], environment: [String: String] = [:]) throws -> PluginRun {
+        try run(arguments, input: Array(script.map { $0 + "\n" }.joined().utf8), environment: environment)
+    }
+
+    /// Runs a script and returns stdout's lines, checking that the plugin exited 0 in time.
+    static func lines(_ arguments: [String] = [], _ script: [String], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        let result = try run(arguments, script, environment: environment)
+        #expect(!result.timedOut, "the plugin hung", sourceLocation: sourceLocation)
+        #expect(result.status == 0, "exit status \(result.status); stderr: \(result.stderr)", sourceLocation: sourceLocation)
+        return result.lines
+    }
+
+    private static func spawn(_ group: DispatchGroup?, _ body: @escaping @Sendable () -> Void) {
+        group?.enter()
+        let thread = Thread {
+            body()
+            group?.leave()
+        }
+        thread.start()
+    }
+}
+
+/// A lock-protected byte buffer filled by a reader thread.
+private final class DataBox: @unchecked Sendable {
+    private var data = Data()
+    private let lock = NSLock()
+
+    func set(_ value: Data) {
+        lock.lock()
+        data = value
+        lock.unlock()
+    }
+
+    func get() -> Data {
+        lock.lock()
+        defer { lock.unlock() }
+        return data
+    }
+}
+
+/// A temporary file removed when the value is released.
+final class TemporaryFile: Sendable {
+    let path: String
+
+    init(_ contents: String, suffix: String = ".plist") throws {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("bsp-test-\(UUID().uuidString)\(suffix)").path
+        try contents.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Real XML property lists for `--info-plist`.
+enum InfoPlistText {
+    /// A plist with the given permitted identifiers and background modes; nil
+    /// leaves the key out entirely.
+    static func make(identifiers: [String]?, modes: [String]?) -> String {
+        func array(_ key: String, _ values: [String]?) -> String {
+            guard let values else { return "" }
+            let items = values.map { "\t\t<string>\($0)</string>\n" }.joined()
+            return "\t<key>\(key)</key>\n\t<array>\n\(items)\t</array>\n"
+        }
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+            <dict>
+            \t<key>CFBundleIdentifier</key>
+            \t<string>com.example.app</string>
+            \(array("BGTaskSchedulerPermittedIdentifiers", identifiers))\(array("UIBackgroundModes", modes))</dict>
+            </plist>
+
+            """
+    }
+}

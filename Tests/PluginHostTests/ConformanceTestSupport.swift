@@ -1,0 +1,80 @@
+import Foundation
+import HostProtocol
+import Testing
+
+@testable import PluginHost
+
+/// Running the suite and the `plugin-host conformance` command from tests.
+enum ConformanceHarness {
+    /// The outcome of a command run.
+    struct CommandRun: Sendable {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs `plugin-host ARGS` with extra environment variables.
+    static func host(_ arguments: [String], environment: [String: String] = [:]) async throws -> CommandRun {
+        try await onThread {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Binaries.host)
+            p.arguments = arguments
+            var env = ProcessInfo.processInfo.environment
+            for (k, v) in environment { env[k] = v }
+            p.environment = env
+            let out = Pipe(), err = Pipe()
+            p.standardOutput = out
+            p.standardError = err
+            try p.run()
+            // stderr is drained on its own thread so that neither pipe can fill up.
+            let errData = Box(Data())
+            let errDone = DispatchSemaphore(value: 0)
+            Thread {
+                errData.set(err.fileHandleForReading.readDataToEndOfFile())
+                errDone.signal()
+            }.start()
+            let stdout = out.fileHandleForReading.readDataToEndOfFile()
+            errDone.wait()
+            p.waitUntilExit()
+            return CommandRun(status: p.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: errData.get, as: UTF8.self))
+        }
+    }
+
+    /// Runs (check, profile) pairs against `executable` in-process.
+    static func run(
+        _ runs: [(ConformanceCheck, Profile)], executable: String = Binaries.plugin, environment: [String: String] = [:],
+        stepTimeout: DispatchTimeInterval = .seconds(20), jobs: Int = ConformanceSuite.defaultJobs
+    ) async throws -> [CheckOutcome] {
+        let plugin = PluginUnderTest(executable: executable, environment: environment, stepTimeout: stepTimeout)
+        let work = runs.map { RunPair(check: $0.0, profile: $0.1) }
+        return try await onThread {
+            ConformanceSuite(plugin: plugin, jobs: jobs).run(work.map { ($0.check, $0.profile) })
+        }
+    }
+
+    /// Every check under its first profile.
+    static var onePerCheck: [(ConformanceCheck, Profile)] {
+        ConformanceCatalogue.all.map { ($0, $0.profiles[0]) }
+    }
+
+    /// A shell script in a fresh temporary directory, made executable; returns its path.
+    static func script(_ name: String, _ body: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent(name).path
+        // Written through a close-on-exec descriptor: a plugin spawned meanwhile by a
+        // test running in parallel must not inherit it, or exec fails with ETXTBSY.
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
+        let bytes = Array(("#!/bin/sh\n" + body + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
+        return path
+    }
+
+    private struct RunPair: Sendable {
+        let check: ConformanceCheck
+        let profile: Profile
+    }
+}
