@@ -62,7 +62,8 @@ struct ConformanceSuiteTests {
         #expect(o.failure?.actual == [#"{"id":1,"jsonrpc":"2.0","result":null}"#])
         #expect(o.failure?.note?.contains("no reply to the barrier") == true)
         #expect(o.failureReport.contains("hangs"))
-        #expect(Date().timeIntervalSince(started) < 10)
+        // Generous (a loaded machine), yet well short of what waiting for the plugin would take.
+        #expect(Date().timeIntervalSince(started) < 25)
     }
 
     @Test func aPluginThatStopsReadingCannotBlockTheSuite() async throws {
@@ -73,7 +74,8 @@ struct ConformanceSuiteTests {
             [(ConformanceCatalogue.named("framing.oversized.default-limit")!, .seed)], executable: deaf, stepTimeout: .milliseconds(500))
         #expect(outcomes.first?.passed == false)
         #expect(outcomes.first?.failure?.note?.contains("stopped reading its stdin") == true, "\(outcomes.first?.failureReport ?? "")")
-        #expect(Date().timeIntervalSince(started) < 10)
+        // Generous (a loaded machine), yet short of the 30 s the plugin would sleep if waited for.
+        #expect(Date().timeIntervalSince(started) < 25)
     }
 
     @Test func garbageOnStdoutFailsAtOnce() async throws {

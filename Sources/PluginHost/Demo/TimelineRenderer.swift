@@ -67,6 +67,7 @@ public enum TimelineRenderer {
         case .stopFailed(let origin, let error): "stop by \(origin) failed: \(error)"
         case .stopKeepaliveFailed(let error): "stopKeepalive failed (logged): \(error)"
         case .keepaliveReleased(let g): "run \(g) ended on its own: releasing the keepalive"
+        case .runFinished(let g): "run \(g): finished"
         }
     }
 

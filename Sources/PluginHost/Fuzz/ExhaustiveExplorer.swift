@@ -9,8 +9,10 @@ import HostProtocol
 /// success true), `stop` (stopKeepalive), `cancel` (cancelCancelListener),
 /// `launch-refresh`, `launch-processing` (os/launch), `expire` (os/expire of the
 /// running task, or of the refresh task), `due` (os/advanceTime to the next due
-/// time: the safety timer, else the earliest begin date, else 1 s) and
-/// `just-before` (the same minus one tick).
+/// time: the safety timer, else the earliest begin date, else 1 s),
+/// `just-before` (the same minus one tick), `start-fast` (startKeepalive with a 1 s
+/// refresh timer, a 2 s processing timer and begin dates of 0 minutes), `auto-on`
+/// and `auto-off` (os/setConditions autoLaunch).
 public final class ExhaustiveExplorer {
     /// A letter of the alphabet.
     public enum Letter: String, CaseIterable, Sendable {
@@ -19,6 +21,9 @@ public final class ExhaustiveExplorer {
         case launchProcessing = "launch-processing"
         case expire, due
         case justBefore = "just-before"
+        case startFast = "start-fast"
+        case autoOn = "auto-on"
+        case autoOff = "auto-off"
     }
 
     let driver: PluginDriver
@@ -46,6 +51,13 @@ public final class ExhaustiveExplorer {
         let refresh = "com.example.app.bg-refresh", processing = "com.example.app.bg-processing"
         switch letter {
         case .start: return .request(id, StartKeepalive.name, .object([:]))
+        case .startFast:
+            return .request(id, StartKeepalive.name, [
+                "iosSafetyTimeoutSecs": 1, "iosProcessingSafetyTimeoutSecs": 2,
+                "iosEarliestRefreshBeginMinutes": 0, "iosEarliestProcessingBeginMinutes": 0,
+            ])
+        case .autoOn: return .request(id, OSSetConditions.name, ["autoLaunch": true])
+        case .autoOff: return .request(id, OSSetConditions.name, ["autoLaunch": false])
         case .wait: return .request(id, WaitForCancel.name)
         case .complete: return .request(id, CompleteBgTask.name, ["success": true])
         case .stop: return .request(id, StopKeepalive.name)
@@ -96,7 +108,7 @@ public final class ExhaustiveExplorer {
         let probe = FuzzStep.request(.string("~state-\(nextID)"), PluginStateMethod.name)
         steps.append(probe)
         resetID += 1
-        let outcome = PluginCase(steps: steps).run(on: driver, profile: profile, resetID: resetID)
+        let outcome = PluginCase(steps: steps).run(on: driver, profile: profile, resetID: resetID, keepFrames: true)
         sequencesRun += 1
         stepsRun += steps.count
         if let error = outcome.error { throw error }

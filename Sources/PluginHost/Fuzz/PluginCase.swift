@@ -43,7 +43,9 @@ public struct PluginCase: Sendable {
     /// Runs the case: a `plugin/reset` (whose own replies are not compared), the
     /// steps, a barrier. `expected` may carry the model's prediction when it was
     /// made while generating the steps.
-    public func run(on driver: PluginDriver, profile: Profile, resetID: Int, expected given: [[JSONValue]]? = nil) -> Outcome {
+    /// `keepFrames` keeps the received frames (attributed to steps) even when
+    /// everything agrees.
+    public func run(on driver: PluginDriver, profile: Profile, resetID: Int, expected given: [[JSONValue]]? = nil, keepFrames: Bool = false) -> Outcome {
         let expected = given ?? predict(profile: profile)
         let resetKey = RequestID.string("~reset-\(resetID)")
         let reset = FuzzStep.request(resetKey, PluginReset.name)
@@ -59,7 +61,8 @@ public struct PluginCase: Sendable {
         let body = frames[(resetEnd + 1)...]
         let flat = expected.flatMap { $0 }
         guard let mismatch = PluginCase.firstMismatch(expected: flat, actual: body) else {
-            return Outcome(expected: expected, actual: [], mismatch: nil, failingStep: nil, error: nil, stepMethods: steps.map(\.method))
+            let actual = keepFrames ? attribute(body.map(PluginDriver.parse), expected: expected) : []
+            return Outcome(expected: expected, actual: actual, mismatch: nil, failingStep: nil, error: nil, stepMethods: steps.map(\.method))
         }
         var failingStep = 0
         var count = 0

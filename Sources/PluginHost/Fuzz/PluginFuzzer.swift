@@ -19,8 +19,11 @@ public final class PluginFuzzer: Sendable {
         /// Longest case, in steps.
         public var maxSteps: Int
         public var jobs: Int
+        /// Stop once this many distinct findings are known (nil: never).
+        public var stopAfterFindings: Int?
 
-        public init(plugin: PluginProcess.Options, profile: Profile, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int, jobs: Int) {
+        public init(plugin: PluginProcess.Options, profile: Profile, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int, jobs: Int, stopAfterFindings: Int? = nil) {
+            self.stopAfterFindings = stopAfterFindings
             self.plugin = plugin
             self.profile = profile
             self.seed = seed
@@ -104,6 +107,7 @@ public final class PluginFuzzer: Sendable {
     private func claimCase() -> Int? {
         state.withLock { s -> Int? in
             if let runs = configuration.runs, s.cases >= runs { return nil }
+            if let enough = configuration.stopAfterFindings, s.findings.count >= enough { return nil }
             s.cases += 1
             return s.cases - 1
         }

@@ -27,6 +27,7 @@ public struct TraceFile: Sendable {
                 "kind": "header", "version": 1, "level": .string(level), "profile": .string(profile.rawValue),
                 "seed": .number(JSONNumber(literal: String(seed))!), "finding": .string(finding),
                 "explanation": .string(explanation), "pluginArguments": .array(pluginArguments.map { .string($0) }),
+                "build": .string(BuildInfo.configuration),
             ]
             for (k, v) in extra { o[k] = v }
             return .object(o)

@@ -65,6 +65,7 @@ extension ServiceManager {
         case .strict:
             await finishStrict(generation: g, token: token, success: success)
         }
+        emit(.runFinished(generation: g))
     }
 
     /// Strict: only the current run completes the background task, and a run that

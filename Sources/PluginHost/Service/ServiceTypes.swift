@@ -83,4 +83,6 @@ public enum ServiceEvent: Sendable, Hashable {
     case stopFailed(StopOrigin, error: String)
     case stopKeepaliveFailed(error: String)
     case keepaliveReleased(generation: UInt64)
+    /// Everything the end of a run causes is done (callback, keepalive release).
+    case runFinished(generation: UInt64)
 }

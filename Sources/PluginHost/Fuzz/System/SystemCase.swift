@@ -64,18 +64,27 @@ public struct SystemCase: Sendable {
                 let waits = sim.client.connection.pendingCalls.filter { $0.method == WaitForCancel.name }.map(\.id)
                 let found = checker.check(plugin: state, status: status, hostWaits: waits, serviceEvents: sim.serviceEventsSoFar, expired: expired)
                 let all = sim.timeline
-                timeline.append(all[seen...].filter(\.isVisible).map(Self.line))
+                timeline.append(Self.recorded(all[seen...]))
                 seen = all.count
                 for v in found.sorted(by: { $0.invariant < $1.invariant }) where !violations.contains(where: { $0.violation.signature == v.signature }) {
                     violations.append((i, v))
                 }
                 if let target, violations.contains(where: { $0.violation.signature == target }) { break }
             } catch {
-                timeline.append(sim.timeline[seen...].filter(\.isVisible).map(Self.line))
+                timeline.append(Self.recorded(sim.timeline[seen...]))
                 return Outcome(violations: violations, timeline: timeline, error: error.description)
             }
         }
         return Outcome(violations: violations, timeline: timeline, error: nil)
+    }
+
+    /// Lines that are a function of the steps: protocol traffic, events and the
+    /// manager's steps (plugin stderr arrives on its own thread, at no fixed place).
+    static func recorded(_ entries: ArraySlice<TimelineEntry>) -> [String] {
+        entries.filter { e in
+            if case .stderr = e.kind { return false }
+            return e.isVisible
+        }.map(line)
     }
 
     static func line(_ e: TimelineEntry) -> String {

@@ -111,10 +111,12 @@ public final class SystemFuzzer: Sendable {
         if let step = original.run(plugin: configuration.plugin, behaviour: configuration.behaviour, stopAt: signature).first(signature)?.step {
             current.actions = Array(current.actions.prefix(step + 1))
         }
-        func fails(_ c: SystemCase) -> Bool {
+        /// The step where the candidate first breaks the same invariant for the same cause, if it does.
+        func failingStep(_ c: SystemCase) -> Int? {
             attempts += 1
-            return c.run(plugin: configuration.plugin, behaviour: configuration.behaviour, stopAt: signature).first(signature) != nil
+            return c.run(plugin: configuration.plugin, behaviour: configuration.behaviour, stopAt: signature).first(signature)?.step
         }
+        func fails(_ c: SystemCase) -> Bool { failingStep(c) != nil }
         let scenario = current.scenario
         var ddminAttempts = 0
         current.actions = DeltaDebugging.minimize(current.actions, budget: 400, attempts: &ddminAttempts) { actions in
@@ -142,6 +144,12 @@ public final class SystemFuzzer: Sendable {
         if current.scenario.scheduleSeed != nil, attempts < 600 {
             var candidate = current
             candidate.scenario.scheduleSeed = nil
+            if fails(candidate) { current = candidate }
+        }
+        // The violation may now come earlier: nothing after it matters.
+        if let step = failingStep(current), step + 1 < current.actions.count {
+            var candidate = current
+            candidate.actions = Array(current.actions.prefix(step + 1))
             if fails(candidate) { current = candidate }
         }
         let outcome = current.run(plugin: configuration.plugin, behaviour: configuration.behaviour, stopAt: signature)

@@ -1,0 +1,49 @@
+// This file is the example of docs/embedding.md, between the markers; a test
+// checks the two are identical and runs it.
+// BEGIN EXAMPLE
+import HostProtocol
+import PluginHost
+
+/// The app's own background work: uploads a few photos, stopping when asked.
+struct PhotoUpload: BackgroundService {
+    var photos = 3
+
+    func initialize(_ context: ServiceContext) async throws {
+        context.log("upload run \(context.generation): connecting")
+    }
+
+    func run(_ context: ServiceContext) async throws {
+        for _ in 0..<photos {
+            try await context.sleep(seconds: 0.05)  // throws once the service is stopped
+        }
+    }
+}
+
+/// Starts the plugin, plays iOS launching the refresh task, runs the upload
+/// under the service manager until it ends on its own, and returns what the
+/// plugin saw.
+func runUploadOnce(pluginPath: String) async throws -> PluginStateSnapshot {
+    let client = try BackgroundServiceClient(
+        plugin: .init(executable: pluginPath, arguments: ["--clock", "real", "--profile", "strict"]))
+    defer { client.connection.close() }
+    let info = try await client.os.initialize(events: false)
+
+    let (events, sink) = AsyncStream.makeStream(of: ServiceEvent.self)
+    let manager = ServiceManager(
+        client: client, factory: { PhotoUpload() },
+        configuration: .init(behaviour: .strict, onEvent: { sink.yield($0) }))
+
+    var config = StartKeepaliveConfig()
+    config.iosSafetyTimeoutSecs = 20
+    try await manager.start(config)
+
+    // Play the OS: launch the background task that keeps the app alive.
+    try await client.os.launch(info.refreshIdentifier)
+
+    // Wait until the run has ended and its completion callback has completed the task.
+    for await event in events {
+        if case .runFinished = event { break }
+    }
+    return try await client.os.state()
+}
+// END EXAMPLE
