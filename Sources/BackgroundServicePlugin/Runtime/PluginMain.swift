@@ -1,5 +1,3 @@
-import Dispatch
-import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +15,7 @@ import Foundation
 public enum PluginMain {
     /// Parses the command line and serves stdin/stdout until EOF or `shutdown`.
     /// Usage errors print the usage to stderr and exit 64.
-    public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Never {
+    public static func run(arguments: [String], environment: [String: String] = PluginMain.environment) -> Never {
         // A closed stdout must end the process through EPIPE, not kill it with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         let options: PluginOptions
@@ -43,7 +41,7 @@ public enum PluginMain {
         do {
             engine = try PluginEngine(
                 options: options,
-                monotonicNanoseconds: { DispatchTime.now().uptimeNanoseconds },
+                monotonicNanoseconds: PluginMain.monotonicNanoseconds,
                 log: Stderr.log)
         } catch {
             usageError(error.description)
@@ -53,8 +51,28 @@ public enum PluginMain {
 
     private static func usageError(_ message: String) -> Never {
         Stderr.log("error: \(message)")
-        FileHandle.standardError.write(Data((PluginOptions.usage + "\n").utf8))
+        Stderr.writeText(PluginOptions.usage + "\n")
         exit(64)
+    }
+
+    /// The process environment, read from `environ` (the plugin's normal path does
+    /// not initialize Foundation, which keeps its memory and startup small).
+    public static var environment: [String: String] {
+        var result: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "=") { result[String(text[..<eq])] = String(text[text.index(after: eq)...]) }
+            p += 1
+        }
+        return result
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds.
+    static func monotonicNanoseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
     /// `--echo`: copies stdin to stdout byte for byte (the benchmark's floor).

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import HostProtocol
 import Synchronization
 
@@ -41,10 +40,9 @@ final class PluginRuntime: Sendable {
             timer.schedule(deadline: .distantFuture)
             timer.resume()
         }
-        let reader = Thread { [self] in readLoop() }
-        reader.name = "stdin-reader"
-        reader.start()
-        while true { DispatchSemaphore(value: 0).wait() }
+        startThread { [self] in readLoop() }
+        // The reader thread (or the timer queue) ends the process with exit().
+        while true { pause() }
     }
 
     private func readLoop() -> Never {
@@ -107,10 +105,35 @@ enum Stdout {
     }
 }
 
+/// Starts a detached POSIX thread running `body` (Foundation's `Thread` would
+/// initialize Foundation, which the plugin's normal path does without).
+func startThread(_ body: @escaping () -> Void) {
+    final class Box {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    var thread = pthread_t()
+    let rc = pthread_create(&thread, nil, { raw in
+        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+        box.body()
+        return nil
+    }, context)
+    if rc != 0 {
+        Stderr.log("cannot start the stdin reader thread: \(String(cString: strerror(rc)))")
+        exit(1)
+    }
+    pthread_detach(thread)
+}
+
 /// Diagnostics on stderr, one line each, prefixed with the program's name.
 enum Stderr {
     static func log(_ line: String) {
-        let text = "background-service-plugin: \(line)\n"
+        writeText("background-service-plugin: \(line)\n")
+    }
+
+    /// Writes text to stderr as it is.
+    static func writeText(_ text: String) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBytes { raw in
             var offset = 0

@@ -53,8 +53,14 @@ extension PluginEngine {
     /// Where answers to a request go: a response frame, or a slot of its batch.
     func makeRoute(id: RequestID, batch: BatchReply?, tracksPending: Bool = true) -> Invoke.Route {
         let slot = batch?.addSlot()
+        // `weak`, not `unowned`: an invoke still pending when the engine is released
+        // (an embedder dropping a `PluginEngine` with a `waitForCancel` outstanding)
+        // is deinitialized after the engine and reports itself dropped through this
+        // route; with nobody left to answer, that is a no-op rather than a crash.
+        // (Found by FuzzTargets/OrderingsFuzzer.)
         return Invoke.Route(
-            deliver: { [unowned self] outcome in
+            deliver: { [weak self] outcome in
+                guard let self else { return }
                 if tracksPending { self.pendingIDs.remove(id) }
                 if outcome == nil { self.invokeDropped(id: id) }
                 let response = outcome.map { Response(id: id, outcome: $0) }
@@ -64,12 +70,12 @@ extension PluginEngine {
                     self.output.write(response)
                 }
             },
-            answeredTwice: { [unowned self] detail in self.world.events.violation(rule: "invoke.answered-once", detail: detail) })
+            answeredTwice: { [weak self] detail in self?.world.events.violation(rule: "invoke.answered-once", detail: detail) })
     }
 
     private var silentRoute: Invoke.Route {
-        Invoke.Route(deliver: { _ in }, answeredTwice: { [unowned self] detail in
-            self.world.events.violation(rule: "invoke.answered-once", detail: detail)
+        Invoke.Route(deliver: { _ in }, answeredTwice: { [weak self] detail in
+            self?.world.events.violation(rule: "invoke.answered-once", detail: detail)
         })
     }
 

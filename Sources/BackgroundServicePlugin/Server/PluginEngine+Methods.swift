@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import HostProtocol
 
 /// The method table: the five invokes go to the port; session methods and `os/`
@@ -82,5 +84,5 @@ extension PluginEngine {
     }
 
     /// Fault `nondeterministic-times`: a per-process offset.
-    private var jitter: Int64 { Int64(ProcessInfo.processInfo.processIdentifier % 1000) + 1 }
+    private var jitter: Int64 { Int64(getpid() % 1000) + 1 }
 }

@@ -141,7 +141,10 @@ public final class PluginEngine {
         case .single(let message):
             handle(message, batch: nil)
         case .batch(let messages):
-            let reply = BatchReply { [unowned self] responses in
+            // `weak`: a batch held open by a pending `waitForCancel` may settle while
+            // the engine is being released (see `makeRoute`).
+            let reply = BatchReply { [weak self] responses in
+                guard let self else { return }
                 self.output.write(batch: self.options.faults.contains(.batchReversed) ? responses.reversed() : responses)
             }
             for message in messages { handle(message, batch: reply) }

@@ -34,6 +34,7 @@ public enum HostCLI {
         case "demo": return DemoCommand.run(rest)
         case "conformance": return ConformanceCommand.run(rest)
         case "fuzz": return FuzzCommand.run(rest)
+        case "bench": return BenchCommand.run(rest)
         case "replay": return ReplayCommand.run(rest)
         case "--help", "-h", "help":
             print(usage)

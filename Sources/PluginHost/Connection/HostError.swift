@@ -20,6 +20,8 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
     case cancelled
     /// The connection was closed by the host.
     case closed
+    /// Reading from or writing to the plugin failed while it was still running.
+    case ioFailure(String)
 
     /// Maps an error response to the matching case.
     init(_ error: RPCError) {
@@ -52,6 +54,7 @@ public enum HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidResult(let method, let detail): "\(method) returned an unexpected result: \(detail)"
         case .cancelled: "cancelled"
         case .closed: "the connection is closed"
+        case .ioFailure(let why): why
         }
     }
 }
