@@ -99,8 +99,16 @@ struct BenchRunner {
         let c = try connect()
         defer { c.close() }
         let line = Array(#"{"id":1,"jsonrpc":"2.0","method":"cancelCancelListener"}"#.utf8) + [0x0A]
-        var sent = 0, received = 0
         let start = DispatchTime.now().uptimeNanoseconds
+        try BenchRunner.pump(c, line: line, from: 0, to: total, window: window)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return Double(total) / seconds
+    }
+
+    /// Keeps `window` copies of `line` in flight until `to` have been answered,
+    /// writing as many new ones as replies have arrived, in one write.
+    private static func pump(_ c: DirectConnection, line: [UInt8], from: Int, to total: Int, window: Int) throws(HostError) {
+        var sent = from, received = from
         while received < total {
             while sent < total, sent - received < window {
                 c.sendRaw(line)
@@ -111,8 +119,6 @@ struct BenchRunner {
             received += 1
             while try c.bufferedFrame() != nil { received += 1 }
         }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return Double(total) / seconds
     }
 
     /// Spawn to `initialize` reply, in milliseconds.
@@ -136,17 +142,7 @@ struct BenchRunner {
         var out: [MemorySample] = []
         let line = Array(#"{"id":1,"jsonrpc":"2.0","method":"completeBgTask","params":{"success":true}}"#.utf8) + [0x0A]
         for target in settings.memoryInvokes.sorted() {
-            var sent = done, received = done
-            while received < target {
-                while sent < target, sent - received < 256 {
-                    c.sendRaw(line)
-                    sent += 1
-                }
-                try c.flush()
-                _ = try c.nextFrame()
-                received += 1
-                while try c.bufferedFrame() != nil { received += 1 }
-            }
+            try BenchRunner.pump(c, line: line, from: done, to: target, window: 256)
             done = target
             let m = ProcReader.memory(pid: c.pid) ?? (0, 0, 0, 0)
             out.append(MemorySample(invokes: target, rssKB: m.rssKB, peakKB: m.peakKB, anonKB: m.anonKB, fileKB: m.fileKB))

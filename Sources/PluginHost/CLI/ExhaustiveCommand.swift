@@ -38,12 +38,7 @@ enum ExhaustiveCommand {
             let result = PluginFuzzer.shrink(steps, signature: signature, caseSeed: 0, profile: s.profile, plugin: options, driver: current, resetID: resetID)
             current = result.driver
             resetID = result.resetID
-            let f = result.finding
-            let name = "exhaustive-\(i + 1)-\(FuzzCommand.slug(signature)).jsonl"
-            let path = (try? f.trace(profile: s.profile, seed: s.seed, pluginArguments: args).write(to: s.out, name: name)) ?? "(not written)"
-            print("\n  [\(i + 1)] model agreement: \(signature)\n      \(f.steps.count) steps; trace \(path)")
-            for (n, step) in f.steps.enumerated() { print("      \(n + 1). \(step.summary)") }
-            print("      \(f.explanation)")
+            FuzzCommand.report(result.finding, number: i + 1, name: "exhaustive-\(i + 1)-\(FuzzCommand.slug(signature)).jsonl", settings: s, pluginArguments: args)
         }
         current.close()
         return 1

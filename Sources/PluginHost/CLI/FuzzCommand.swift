@@ -124,19 +124,24 @@ enum FuzzCommand {
         }
         print("\(findings.count) finding(s), grouped by what differed from the model:")
         for (i, f) in findings.enumerated() {
-            let name = "plugin-\(i + 1)-\(slug(f.signature)).jsonl"
-            var where_ = "(not written)"
-            do {
-                where_ = try f.trace(profile: s.profile, seed: s.seed, pluginArguments: args).write(to: s.out, name: name)
-            } catch {
-                HostCLI.diagnose("fuzz: cannot write \(name): \(error.localizedDescription)")
-            }
-            print("\n  [\(i + 1)] model agreement: \(f.signature)")
-            print("      case seed \(f.caseSeed), shrunk \(f.originalSteps) → \(f.steps.count) steps; trace \(where_)")
-            for (n, step) in f.steps.enumerated() { print("      \(n + 1). \(step.summary)") }
-            print("      \(f.explanation)")
+            report(f, number: i + 1, name: "plugin-\(i + 1)-\(slug(f.signature)).jsonl", settings: s, pluginArguments: args)
         }
         return 1
+    }
+
+    /// Writes a plugin-level finding's trace and prints it.
+    static func report(_ f: PluginFuzzer.Finding, number: Int, name: String, settings s: Settings, pluginArguments: [String]) {
+        var path = "(not written)"
+        do {
+            path = try f.trace(profile: s.profile, seed: s.seed, pluginArguments: pluginArguments).write(to: s.out, name: name)
+        } catch {
+            HostCLI.diagnose("fuzz: cannot write \(name): \(error.localizedDescription)")
+        }
+        print("\n  [\(number)] model agreement: \(f.signature)")
+        let origin = f.caseSeed == 0 ? "" : "case seed \(f.caseSeed), "
+        print("      \(origin)shrunk \(f.originalSteps) → \(f.steps.count) steps; trace \(path)")
+        for (n, step) in f.steps.enumerated() { print("      \(n + 1). \(step.summary)") }
+        print("      \(f.explanation)")
     }
 
     /// A file-name-safe short form of a signature.

@@ -57,22 +57,14 @@ public final class PluginFuzzer: Sendable {
     /// Runs all jobs to the end; returns the findings, one per signature.
     public func run() throws(PluginDriver.DriverError) -> [Finding] {
         let errors = Mutex<[PluginDriver.DriverError]>([])
-        let group = DispatchGroup()
         let start = Date()
-        for job in 0..<configuration.jobs {
-            group.enter()
-            let thread = Thread { [self] in
-                defer { group.leave() }
-                do throws(PluginDriver.DriverError) {
-                    try runJob(job, start: start)
-                } catch {
-                    errors.withLock { $0.append(error) }
-                }
+        FuzzJobs.run(configuration.jobs) { [self] job in
+            do throws(PluginDriver.DriverError) {
+                try runJob(job, start: start)
+            } catch {
+                errors.withLock { $0.append(error) }
             }
-            thread.stackSize = 8 << 20
-            thread.start()
         }
-        group.wait()
         if let first = errors.withLock({ $0.first }) { throw first }
         return state.withLock { Array($0.findings.values) }.sorted { $0.signature < $1.signature }
     }

@@ -59,18 +59,8 @@ public final class SystemFuzzer: Sendable {
 
     /// Runs every job to its end; returns one finding per signature.
     public func run() -> [Finding] {
-        let group = DispatchGroup()
         let start = Date()
-        for job in 0..<configuration.jobs {
-            group.enter()
-            let thread = Thread { [self] in
-                defer { group.leave() }
-                runJob(job, start: start)
-            }
-            thread.stackSize = 8 << 20
-            thread.start()
-        }
-        group.wait()
+        FuzzJobs.run(configuration.jobs) { [self] job in runJob(job, start: start) }
         return state.withLock { Array($0.findings.values) }.sorted { $0.signature < $1.signature }
     }
 
