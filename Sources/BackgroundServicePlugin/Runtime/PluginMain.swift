@@ -75,15 +75,20 @@ public enum PluginMain {
         return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
-    /// `--echo`: copies stdin to stdout byte for byte (the benchmark's floor).
+    /// `--echo`: copies stdin to stdout byte for byte (the benchmark's floor), with
+    /// the same layout as serving: a reader thread doing blocking reads and writing
+    /// what it read, the main thread parked.
     private static func runEcho() -> Never {
-        let capacity = 1 << 16
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
-        while true {
-            let n = read(0, buffer.baseAddress, capacity)
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { exit(0) }
-            Stdout.writeAll(Array(UnsafeRawBufferPointer(rebasing: buffer[0..<n])))
+        startThread {
+            let capacity = 1 << 16
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
+            while true {
+                let n = read(0, buffer.baseAddress, capacity)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { exit(0) }
+                Stdout.writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+            }
         }
+        while true { pause() }
     }
 }

@@ -86,21 +86,23 @@ final class PluginRuntime: Sendable {
 /// Writes to stdout with `write(2)`; a closed stdout ends the process cleanly.
 enum Stdout {
     static func writeAll(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(1, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EPIPE {
-                        Stderr.log("stdout was closed by the reader (EPIPE); exiting")
-                        exit(0)
-                    }
-                    Stderr.log("writing stdout failed: \(String(cString: strerror(errno))); exiting")
-                    exit(1)
+        bytes.withUnsafeBytes { writeAll($0) }
+    }
+
+    static func writeAll(_ raw: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < raw.count {
+            let n = write(1, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE {
+                    Stderr.log("stdout was closed by the reader (EPIPE); exiting")
+                    exit(0)
                 }
-                offset += n
+                Stderr.log("writing stdout failed: \(String(cString: strerror(errno))); exiting")
+                exit(1)
             }
+            offset += n
         }
     }
 }

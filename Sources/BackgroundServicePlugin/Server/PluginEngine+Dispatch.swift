@@ -46,40 +46,45 @@ extension PluginEngine {
             log("waitForCancel sent as a notification: ignored (a notification cannot wait for an answer)")
             return
         }
-        if let id { pendingIDs.insert(id) }
-        handler(Invoke(id: id, method: method, args: args, route: route))
+        let invoke = Invoke(id: id, method: method, args: args, route: route)
+        handler(invoke)
+        // Most invokes are answered before the handler returns; only those still
+        // unanswered (a stored waitForCancel) are pending.
+        if let id, !invoke.isAnswered { pendingIDs.append(id) }
     }
 
     /// Where answers to a request go: a response frame, or a slot of its batch.
     func makeRoute(id: RequestID, batch: BatchReply?, tracksPending: Bool = true) -> Invoke.Route {
         let slot = batch?.addSlot()
-        // `weak`, not `unowned`: an invoke still pending when the engine is released
-        // (an embedder dropping a `PluginEngine` with a `waitForCancel` outstanding)
-        // is deinitialized after the engine and reports itself dropped through this
-        // route; with nobody left to answer, that is a no-op rather than a crash.
-        // (Found by FuzzTargets/OrderingsFuzzer.)
+        // Through `handle`, which holds the engine weakly: an invoke still pending when
+        // the engine is released (an embedder dropping a `PluginEngine` with a
+        // `waitForCancel` outstanding) is deinitialized after the engine and reports
+        // itself dropped through this route; with nobody left to answer, that is a
+        // no-op rather than a crash. (Found by FuzzTargets/OrderingsFuzzer.)
+        let handle = self.engineHandle
         return Invoke.Route(
-            deliver: { [weak self] outcome in
-                guard let self else { return }
-                if tracksPending { self.pendingIDs.remove(id) }
-                if outcome == nil { self.invokeDropped(id: id) }
+            deliver: { outcome in
+                guard let engine = handle.engine else { return }
+                if tracksPending, let i = engine.pendingIDs.firstIndex(of: id) { engine.pendingIDs.remove(at: i) }
+                if outcome == nil { engine.invokeDropped(id: id) }
                 let response = outcome.map { Response(id: id, outcome: $0) }
                 if let batch, let slot {
                     batch.fill(slot, with: response)
                 } else if let response {
-                    self.output.write(response)
+                    engine.output.write(response)
                 }
             },
-            answeredTwice: { [weak self] detail in self?.world.events.violation(rule: "invoke.answered-once", detail: detail) })
+            answeredTwice: { detail in handle.engine?.world.events.violation(rule: "invoke.answered-once", detail: detail) })
     }
 
     private var silentRoute: Invoke.Route {
-        Invoke.Route(deliver: { _ in }, answeredTwice: { [weak self] detail in
-            self?.world.events.violation(rule: "invoke.answered-once", detail: detail)
+        let handle = self.engineHandle
+        return Invoke.Route(deliver: { _ in }, answeredTwice: { detail in
+            handle.engine?.world.events.violation(rule: "invoke.answered-once", detail: detail)
         })
     }
 
-    private func invokeDropped(id: RequestID) {
+    fileprivate func invokeDropped(id: RequestID) {
         world.events.counters.dropped = (world.events.counters.dropped ?? 0) + 1
         log("request \(id) was dropped without an answer (the seed replaces a pending waitForCancel without answering it)")
     }

@@ -22,8 +22,11 @@ public final class PluginEngine {
     private(set) var world: PluginWorld!
     private let monotonicNanoseconds: () -> UInt64
     let log: (String) -> Void
-    /// Ids of requests accepted and not answered yet.
-    var pendingIDs: Set<RequestID> = []
+    /// Ids of requests accepted and not answered yet (at most a few: only a stored
+    /// `waitForCancel` stays unanswered), compared byte for byte.
+    var pendingIDs: [RequestID] = []
+    /// How routes and batches reach the engine without keeping it alive.
+    let engineHandle = EngineHandle()
     var initializedWithEvents = false
     /// Set by `shutdown`: no further input is processed.
     public private(set) var isShutDown = false
@@ -59,6 +62,7 @@ public final class PluginEngine {
         }
         installHandlers()
         installHostFaults()
+        engineHandle.engine = self
     }
 
     func makeWorld() throws(BGTaskScheduler.RegistrationError) -> PluginWorld {
@@ -141,11 +145,12 @@ public final class PluginEngine {
         case .single(let message):
             handle(message, batch: nil)
         case .batch(let messages):
-            // `weak`: a batch held open by a pending `waitForCancel` may settle while
-            // the engine is being released (see `makeRoute`).
-            let reply = BatchReply { [weak self] responses in
-                guard let self else { return }
-                self.output.write(batch: self.options.faults.contains(.batchReversed) ? responses.reversed() : responses)
+            // Through the weak handle: a batch held open by a pending `waitForCancel`
+            // may settle while the engine is being released (see `makeRoute`).
+            let weakEngine = self.engineHandle
+            let reply = BatchReply { responses in
+                guard let engine = weakEngine.engine else { return }
+                engine.output.write(batch: engine.options.faults.contains(.batchReversed) ? responses.reversed() : responses)
             }
             for message in messages { handle(message, batch: reply) }
             reply.release()
@@ -180,4 +185,10 @@ public final class PluginEngine {
     }
 
     func markShutDown() { isShutDown = true }
+}
+
+/// A weak reference to the engine, shared by everything that may outlive it
+/// (one weak reference per engine, not one per request).
+final class EngineHandle {
+    weak var engine: PluginEngine?
 }

@@ -32,23 +32,35 @@ public enum Message: Hashable, Sendable {
         guard case .object(let o) = value else {
             return .invalid(id: .null, error: .invalidRequest("expected a request object, got \(value.typeName)"))
         }
-        let rawID = o["id"]
+        // One pass over the members (their keys are compared with ASCII literals, for
+        // which `==` is a byte comparison).
+        var version: JSONValue?, rawID: JSONValue?, method: JSONValue?, params: JSONValue?, result: JSONValue?, errorValue: JSONValue?
+        for member in o.members {
+            switch member.key {
+            case "jsonrpc": version = member.value
+            case "id": rawID = member.value
+            case "method": method = member.value
+            case "params": params = member.value
+            case "result": result = member.value
+            case "error": errorValue = member.value
+            default: break
+            }
+        }
         let id = rawID.flatMap(RequestID.init(json:))
         let replyID = id ?? .null
-        guard let version = o["jsonrpc"] else {
+        guard let version else {
             return .invalid(id: replyID, error: .invalidRequest("missing \"jsonrpc\": \"2.0\""))
         }
-        guard version == .string("2.0") else {
+        guard case .string(let v) = version, v == "2.0" else {
             return .invalid(id: replyID, error: .invalidRequest("\"jsonrpc\" must be \"2.0\", got \(version)"))
         }
         if let rawID, id == nil {
             return .invalid(id: .null, error: .invalidRequest("\"id\" must be a string, a number or null, got \(rawID.typeName)"))
         }
-        if let method = o["method"] {
+        if let method {
             guard case .string(let name) = method else {
                 return .invalid(id: replyID, error: .invalidRequest("\"method\" must be a string, got \(method.typeName)"))
             }
-            let params = o["params"]
             if let params {
                 switch params {
                 case .object, .array: break
@@ -59,11 +71,11 @@ public enum Message: Hashable, Sendable {
             if let id { return .request(Request(id: id, method: name, params: params)) }
             return .notification(RPCNotification(method: name, params: params))
         }
-        if let id, o["result"] != nil || o["error"] != nil {
-            if let result = o["result"], o["error"] == nil {
+        if let id, result != nil || errorValue != nil {
+            if let result, errorValue == nil {
                 return .response(.success(id: id, result: result))
             }
-            if let errorValue = o["error"], o["result"] == nil, let error = RPCError(json: errorValue) {
+            if let errorValue, result == nil, let error = RPCError(json: errorValue) {
                 return .response(.failure(id: id, error: error))
             }
             return .invalid(id: id, error: .invalidRequest("a response must have exactly one of \"result\" and a valid \"error\""))

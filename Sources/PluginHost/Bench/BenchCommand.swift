@@ -16,7 +16,9 @@ enum BenchCommand {
 
         options:
           --plugin PATH        plugin binary (default: background-service-plugin beside plugin-host)
-          --pin                pin both processes to CPU 0 (sched_setaffinity)
+          --pin                both processes on CPU 0 (sched_setaffinity)
+          --free               let the scheduler place them (figures may be bimodal)
+                               (default: the host on CPU 0, the plugin on CPU 1)
           --json               print the results as JSON
           --calls N            timed round trips per latency figure (default 20000)
           --fuzz-seconds S     how long to measure fuzzing (default 10; 0 skips it)
@@ -29,7 +31,7 @@ enum BenchCommand {
         var settings: BenchRunner.Settings
         var fuzzSeconds = 10.0
         do throws(Arguments.UsageError) {
-            args = try Arguments(arguments, options: ["--plugin", "--calls", "--fuzz-seconds"], flags: ["--help", "--pin", "--json", "--quick"])
+            args = try Arguments(arguments, options: ["--plugin", "--calls", "--fuzz-seconds"], flags: ["--help", "--pin", "--free", "--json", "--quick"])
             if args.has("--help") {
                 print(usage)
                 return 0
@@ -45,6 +47,8 @@ enum BenchCommand {
                 fuzzSeconds = 1
             }
             settings.calls = try args.int("--calls", default: settings.calls, range: 100...10_000_000)
+            guard !(args.has("--pin") && args.has("--free")) else { throw Arguments.UsageError("give --pin or --free, not both") }
+            settings.placement = args.has("--pin") ? .pinned : args.has("--free") || ProcReader.cpuCount < 2 ? .free : .split
             fuzzSeconds = try args.double("--fuzz-seconds", default: fuzzSeconds, range: 0...3600)
         } catch {
             return HostCLI.usageError(error.description, usage: usage)
@@ -53,18 +57,15 @@ enum BenchCommand {
             HostCLI.diagnose("bench: no executable plugin at \(settings.plugin)")
             return 1
         }
-        let pinned = args.has("--pin")
-        if pinned, !ProcReader.pinToCPU(0) {
-            HostCLI.diagnose("bench: sched_setaffinity failed; running unpinned")
+        if settings.placement != .free, !ProcReader.pinToCPU(0) {
+            HostCLI.diagnose("bench: sched_setaffinity failed; the scheduler places the processes")
+            settings.placement = .free
         }
         let runner = BenchRunner(settings: settings)
         do {
             func step(_ what: String) { HostCLI.diagnose("bench: \(what)") }
-            step("floor (raw echo)")
-            let floor = try runner.floor()
-            step("sequential invokes")
-            let cancel = try runner.invoke(CancelCancelListener.name, params: nil)
-            let complete = try runner.invoke(CompleteBgTask.name, params: ["success": true])
+            step("floor (raw echo) and sequential invokes, interleaved")
+            let (floor, cancel, complete) = try runner.sequential()
             step("async API")
             let asyncCall = try runner.asyncInvoke()
             step("pipelined")
@@ -80,6 +81,8 @@ enum BenchCommand {
             var fuzz: (Double, Int, Int)?
             if fuzzSeconds > 0 {
                 step("plugin-level fuzzing for \(fuzzSeconds) s")
+                // Fuzzing runs two jobs on both CPUs, wherever the scheduler puts them.
+                _ = ProcReader.allowAllCPUs()
                 let fuzzer = PluginFuzzer(
                     configuration: .init(
                         plugin: .init(executable: settings.plugin, arguments: ["--events"]), profile: .seed, seed: 1,
@@ -90,7 +93,7 @@ enum BenchCommand {
                 fuzz = (Date().timeIntervalSince(started), 2, fuzzer.totals.steps)
             }
             let report = BenchReport(
-                pinned: pinned, build: BuildInfo.configuration, floor: floor, cancelCancelListener: cancel,
+                placement: settings.placement, build: BuildInfo.configuration, floor: floor, cancelCancelListener: cancel,
                 completeBgTask: complete, asyncCall: asyncCall, pipelined: pipelined, startup: startup, memory: memory, fuzz: fuzz)
             print(args.has("--json") ? report.json.description : report.text)
             return 0

@@ -5,7 +5,8 @@ import HostProtocol
 /// for it, as a table for people and JSON for machines.
 struct BenchReport {
     var date = ISO8601DateFormatter().string(from: Date())
-    var pinned: Bool
+    var placement: BenchRunner.Placement
+    var pinned: Bool { placement == .pinned }
     var build: String
     var floor: Latency
     var cancelCancelListener: Latency
@@ -31,7 +32,7 @@ struct BenchReport {
     var targets: [Target] {
         [
             Target(name: "sequential invoke p50 / floor p50", met: sequentialRatio <= sequentialTarget,
-                   detail: String(format: "%.2fx (target <= %.1fx %@)", sequentialRatio, sequentialTarget, pinned ? "pinned" : "unpinned")),
+                   detail: String(format: "%.2fx (target <= %.1fx %@)", sequentialRatio, sequentialTarget, pinned ? "pinned" : "on different CPUs")),
             Target(name: "pipelined, window 256", met: window256 >= 300_000, detail: String(format: "%.0f invokes/s (target >= 300,000)", window256)),
             Target(name: "startup p50", met: startup.p50 / 1000 <= 10, detail: String(format: "%.2f ms (target <= 10 ms)", startup.p50 / 1000)),
             Target(name: "plugin RSS", met: rssAfterLastKB <= 12 * 1024, detail: "\(rssAfterLastKB) KiB after \(memory.last?.invokes ?? 0) invokes (target <= 12 MiB)"),
@@ -46,7 +47,7 @@ struct BenchReport {
 
     var json: JSONValue {
         var o: [String: JSONValue] = [
-            "date": .string(date), "pinned": .bool(pinned), "build": .string(build),
+            "date": .string(date), "pinned": .bool(pinned), "placement": .string(placement.rawValue), "build": .string(build),
             "machine": ["cpus": .number(ProcReader.cpuCount), "cpu": .string(ProcReader.cpuModel), "kernel": .string(ProcReader.kernel)],
             "unit": "microseconds (latencies), invokes per second (pipelined), milliseconds (startup), KiB (memory)",
             "floor": latencyJSON(floor),
@@ -66,13 +67,21 @@ struct BenchReport {
         return .object(o)
     }
 
+    var placementText: String {
+        switch placement {
+        case .split: "host on CPU 0, plugin on CPU 1"
+        case .pinned: "both processes pinned to CPU 0"
+        case .free: "placed by the scheduler"
+        }
+    }
+
     var text: String {
         func row(_ name: String, _ l: Latency) -> String {
             name.padding(toLength: 34, withPad: " ", startingAt: 0)
                 + String(format: "%8.1f %8.1f %8.1f %9.1f   %5.2fx", l.p50, l.p90, l.p99, l.max, l.p50 / floor.p50)
         }
         var lines = [
-            "plugin-host bench (\(build) build, \(pinned ? "both processes pinned to CPU 0" : "unpinned"), \(ProcReader.cpuCount) CPUs: \(ProcReader.cpuModel))",
+            "plugin-host bench (\(build) build, \(placementText), \(ProcReader.cpuCount) CPUs: \(ProcReader.cpuModel))",
             "",
             "round trip (µs)                        p50      p90      p99       max   vs floor",
             row("floor: raw echo, \(BenchRunner.typicalRequest.count)-byte line", floor),

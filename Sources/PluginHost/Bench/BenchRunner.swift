@@ -16,8 +16,19 @@ struct MemorySample {
 
 /// Runs every measurement of `plugin-host bench` against one plugin binary.
 struct BenchRunner {
+    /// Where the host and the plugin run.
+    enum Placement: String {
+        /// The host on CPU 0, the plugin on CPU 1: the "different vCPUs" case.
+        case split
+        /// Both on CPU 0 (`--pin`).
+        case pinned
+        /// Wherever the scheduler puts them (`--free`): figures may be bimodal.
+        case free
+    }
+
     struct Settings {
         var plugin: String
+        var placement = Placement.split
         var calls = 20_000
         var warmup = 2_000
         var pipelined = 200_000
@@ -31,46 +42,59 @@ struct BenchRunner {
     static let typicalRequest = Array(#"{"id":123456,"jsonrpc":"2.0","method":"completeBgTask","params":{"success":true}}"#.utf8) + [0x0A]
 
     private func connect(_ args: [String] = []) throws(HostError) -> DirectConnection {
-        try DirectConnection(plugin: .init(executable: settings.plugin, arguments: args))
+        try spawning { () throws(HostError) in try DirectConnection(plugin: .init(executable: settings.plugin, arguments: args)) }
     }
 
-    /// Raw byte echo between the same two binaries: the physical floor.
-    func floor() throws(HostError) -> Latency {
-        let c = try connect(["--echo"])
-        defer { c.close() }
+    /// Runs a spawn with the calling thread moved to the plugin's CPU, so that the
+    /// child and every thread it starts inherit it; then moves back to CPU 0.
+    func spawning<T>(_ spawn: () throws(HostError) -> T) throws(HostError) -> T {
+        guard settings.placement == .split else { return try spawn() }
+        _ = ProcReader.pinToCPU(1)
+        defer { _ = ProcReader.pinToCPU(0) }
+        return try spawn()
+    }
+
+    /// The floor (a raw byte echo between the same two binaries) and sequential
+    /// round trips of `cancelCancelListener` and `completeBgTask`, measured in
+    /// interleaved blocks against three live plugins, so that all three see the same
+    /// machine state and their ratios are taken in one run.
+    func sequential(blocks: Int = 20) throws(HostError) -> (floor: Latency, cancel: Latency, complete: Latency) {
+        let echo = try connect(["--echo"])
+        defer { echo.close() }
+        let cancel = try connect()
+        defer { cancel.close() }
+        let complete = try connect()
+        defer { complete.close() }
         let line = BenchRunner.typicalRequest
         var failure: HostError?
-        let latency = Latency.measure(count: settings.calls, warmup: settings.warmup) {
+        func guarded(_ body: () throws(HostError) -> Void) {
             guard failure == nil else { return }
-            do throws(HostError) {
-                c.sendRaw(line)
-                try c.flush()
-                _ = try c.nextFrame()
-            } catch {
-                failure = error
+            do throws(HostError) { try body() } catch { failure = error }
+        }
+        let echoOnce: () throws(HostError) -> Void = {
+            echo.sendRaw(line)
+            try echo.flush()
+            _ = try echo.nextFrame()
+        }
+        let cancelOnce: () throws(HostError) -> Void = { _ = try cancel.call(method: CancelCancelListener.name, params: nil) }
+        let completeOnce: () throws(HostError) -> Void = { _ = try complete.call(method: CompleteBgTask.name, params: ["success": true]) }
+        let steps: [() -> Void] = [{ guarded(echoOnce) }, { guarded(cancelOnce) }, { guarded(completeOnce) }]
+        var samples: [[UInt64]] = [[], [], []]
+        let perBlock = max(1, settings.calls / blocks)
+        for block in 0..<blocks {
+            for (k, step) in steps.enumerated() {
+                let warm = Latency.measure(count: perBlock, warmup: block == 0 ? settings.warmup : perBlock / 10, step)
+                samples[k] += warm.samples
             }
         }
         if let failure { throw failure }
-        return latency
-    }
-
-    /// Sequential round trips of one invoke.
-    func invoke(_ method: String, params: JSONValue?) throws(HostError) -> Latency {
-        let c = try connect()
-        defer { c.close() }
-        var failure: HostError?
-        let latency = Latency.measure(count: settings.calls, warmup: settings.warmup) {
-            guard failure == nil else { return }
-            do throws(HostError) { _ = try c.call(method: method, params: params) } catch { failure = error }
-        }
-        if let failure { throw failure }
-        return latency
+        return (Latency(nanoseconds: samples[0]), Latency(nanoseconds: samples[1]), Latency(nanoseconds: samples[2]))
     }
 
     /// Sequential round trips through the async API (`PluginConnection`, a reader
     /// thread and a continuation): what `await`ing callers pay.
     func asyncInvoke() throws -> Latency {
-        let connection = try PluginConnection(plugin: .init(executable: settings.plugin))
+        let connection = try spawning { () throws(HostError) in try PluginConnection(plugin: .init(executable: settings.plugin)) }
         defer { connection.close() }
         let count = settings.calls / 4, warmup = settings.warmup / 4
         let result = Mutex<Result<Latency, HostError>?>(nil)

@@ -41,11 +41,22 @@ enum ProcReader {
     /// one CPU with `sched_setaffinity` (looked up at run time: Glibc's Swift module
     /// does not export it).
     static func pinToCPU(_ cpu: Int) -> Bool {
-        typealias SetAffinity = @convention(c) (pid_t, Int, UnsafeRawPointer) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sched_setaffinity") else { return false }
-        let setAffinity = unsafeBitCast(symbol, to: SetAffinity.self)
         var mask = [UInt8](repeating: 0, count: 128)  // a cpu_set_t: 1024 bits
         mask[cpu / 8] |= UInt8(1 << (cpu % 8))
-        return mask.withUnsafeBytes { setAffinity(0, $0.count, $0.baseAddress!) } == 0
+        return setAffinity(mask)
+    }
+
+    /// Lets the calling thread run on every CPU again.
+    static func allowAllCPUs() -> Bool {
+        var mask = [UInt8](repeating: 0, count: 128)
+        for cpu in 0..<cpuCount { mask[cpu / 8] |= UInt8(1 << (cpu % 8)) }
+        return setAffinity(mask)
+    }
+
+    private static func setAffinity(_ mask: [UInt8]) -> Bool {
+        typealias SetAffinity = @convention(c) (pid_t, Int, UnsafeRawPointer) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sched_setaffinity") else { return false }
+        let call = unsafeBitCast(symbol, to: SetAffinity.self)
+        return mask.withUnsafeBytes { call(0, $0.count, $0.baseAddress!) } == 0
     }
 }
