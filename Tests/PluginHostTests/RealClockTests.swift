@@ -1,0 +1,36 @@
+import HostProtocol
+import Testing
+
+@testable import PluginHost
+
+/// `--clock real`: timers fire on the plugin's serial owner at their scaled deadlines.
+@Suite("Real clock")
+struct RealClockTests {
+    @Test func safetyTimerFiresOnTheRealClock() async throws {
+        // 1000 virtual seconds per real second: the 28 s safety timer fires after about 28 ms.
+        let client = try BackgroundServiceClient(
+            plugin: .init(executable: Binaries.plugin, arguments: ["--clock", "real", "--time-scale", "1000", "--events"]),
+            options: .init(stderrLine: { _ in }))
+        defer { client.connection.close() }
+        try await client.startKeepalive(StartKeepaliveConfig())
+        async let signal = client.waitForCancel(timeout: .seconds(20))  // a generous bound that catches a hang
+        _ = try await client.os.state()  // the wait is now pending
+        let launch = try await client.os.launch("com.example.app.bg-refresh")
+        #expect(try await signal == .resolved)
+        let state = try await client.os.state()
+        #expect(state.counters.completed == 1)
+        #expect(state.activeTask == nil)
+        let deadline = launch.at.adding(seconds: 28)
+        #expect(state.now >= deadline, "the timer fired before its deadline on the scaled clock")
+        // The refresh request was rescheduled at the timer's time, 15 minutes later.
+        let refresh = state.pendingRequests.first { $0.kind == .refresh }
+        #expect(refresh?.earliestBeginDate.map { $0 >= deadline.adding(seconds: 900) } == true)
+        // os/advanceTime does not apply to the real clock.
+        do {
+            _ = try await client.os.advanceTime(seconds: 1)
+            Issue.record("os/advanceTime succeeded under --clock real")
+        } catch {
+            #expect(error.code == .invalidState)
+        }
+    }
+}
