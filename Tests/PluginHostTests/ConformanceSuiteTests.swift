@@ -55,27 +55,25 @@ struct ConformanceSuiteTests {
         // Answers the first request, then reads and never answers again.
         let hang = try ConformanceHarness.script("hang", #"read line; echo '{"id":1,"jsonrpc":"2.0","result":null}'; cat >/dev/null"#)
         let check = ConformanceCatalogue.named("framing.auto.ndjson")!
-        let started = Date()
-        let outcomes = try await ConformanceHarness.run([(check, .seed)], executable: hang, stepTimeout: .milliseconds(500))
+        let (outcomes, elapsed) = try await ConformanceHarness.runTimed([(check, .seed)], executable: hang, stepTimeout: .milliseconds(500))
         let o = try #require(outcomes.first)
         #expect(!o.passed)
         #expect(o.failure?.actual == [#"{"id":1,"jsonrpc":"2.0","result":null}"#])
         #expect(o.failure?.note?.contains("no reply to the barrier") == true)
         #expect(o.failureReport.contains("hangs"))
         // Generous (a loaded machine), yet well short of what waiting for the plugin would take.
-        #expect(Date().timeIntervalSince(started) < 25)
+        #expect(elapsed < .seconds(25))
     }
 
     @Test func aPluginThatStopsReadingCannotBlockTheSuite() async throws {
         // Never reads stdin: the 1 MiB check's write blocks once the pipe is full.
         let deaf = try ConformanceHarness.script("deaf", "exec sleep 30")
-        let started = Date()
-        let outcomes = try await ConformanceHarness.run(
+        let (outcomes, elapsed) = try await ConformanceHarness.runTimed(
             [(ConformanceCatalogue.named("framing.oversized.default-limit")!, .seed)], executable: deaf, stepTimeout: .milliseconds(500))
         #expect(outcomes.first?.passed == false)
         #expect(outcomes.first?.failure?.note?.contains("stopped reading its stdin") == true, "\(outcomes.first?.failureReport ?? "")")
         // Generous (a loaded machine), yet short of the 30 s the plugin would sleep if waited for.
-        #expect(Date().timeIntervalSince(started) < 25)
+        #expect(elapsed < .seconds(25))
     }
 
     @Test func garbageOnStdoutFailsAtOnce() async throws {

@@ -45,10 +45,23 @@ enum ConformanceHarness {
         _ runs: [(ConformanceCheck, Profile)], executable: String = Binaries.plugin, environment: [String: String] = [:],
         stepTimeout: DispatchTimeInterval = .seconds(20), jobs: Int = ConformanceSuite.defaultJobs
     ) async throws -> [CheckOutcome] {
+        try await runTimed(runs, executable: executable, environment: environment, stepTimeout: stepTimeout, jobs: jobs).outcomes
+    }
+
+    /// `run`, and how long the suite itself took, measured on its own thread (the
+    /// time until the test resumes also counts waiting for a cooperative thread, which
+    /// other tests' blocking work can hold for many seconds on a loaded machine).
+    static func runTimed(
+        _ runs: [(ConformanceCheck, Profile)], executable: String = Binaries.plugin, environment: [String: String] = [:],
+        stepTimeout: DispatchTimeInterval = .seconds(20), jobs: Int = ConformanceSuite.defaultJobs
+    ) async throws -> (outcomes: [CheckOutcome], elapsed: Duration) {
         let plugin = PluginUnderTest(executable: executable, environment: environment, stepTimeout: stepTimeout)
         let work = runs.map { RunPair(check: $0.0, profile: $0.1) }
         return try await onThread {
-            ConformanceSuite(plugin: plugin, jobs: jobs).run(work.map { ($0.check, $0.profile) })
+            let clock = ContinuousClock()
+            let started = clock.now
+            let outcomes = ConformanceSuite(plugin: plugin, jobs: jobs).run(work.map { ($0.check, $0.profile) })
+            return (outcomes, clock.now - started)
         }
     }
 

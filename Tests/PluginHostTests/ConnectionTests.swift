@@ -61,11 +61,9 @@ struct ConnectionTests {
     @Test func waitForCancelReportsRejectionAsOutcome() async throws {
         let connection = try connect()
         let client = BackgroundServiceClient(connection: connection)
-        async let signal = client.waitForCancel()
-        // The plugin answers in order, so once this call returns the wait is pending.
-        _ = try await client.os.state()
+        let wait = client.armWaitForCancel(timeout: .seconds(20))  // written before the cancel
         try await client.cancelCancelListener()
-        let outcome = try await signal
+        let outcome = try await wait.signal()
         #expect(outcome == .rejected(reason: .listenerCancelled, message: "invoke rejected: listenerCancelled"))
         connection.close()
     }

@@ -4,15 +4,19 @@
 import HostProtocol
 import PluginHost
 
-/// The app's own background work: uploads a few photos, stopping when asked.
+/// The app's own background work: uploads a few photos once iOS has launched
+/// the background task, stopping when asked.
 struct PhotoUpload: BackgroundService {
     var photos = 3
+    /// Ends when iOS has launched the task.
+    let launched: AsyncStream<Void>
 
     func initialize(_ context: ServiceContext) async throws {
         context.log("upload run \(context.generation): connecting")
     }
 
     func run(_ context: ServiceContext) async throws {
+        for await _ in launched {}
         for _ in 0..<photos {
             try await context.sleep(seconds: 0.05)  // throws once the service is stopped
         }
@@ -29,8 +33,9 @@ func runUploadOnce(pluginPath: String) async throws -> PluginStateSnapshot {
     let info = try await client.os.initialize(events: false)
 
     let (events, sink) = AsyncStream.makeStream(of: ServiceEvent.self)
+    let (launched, launch) = AsyncStream.makeStream(of: Void.self)
     let manager = ServiceManager(
-        client: client, factory: { PhotoUpload() },
+        client: client, factory: { PhotoUpload(launched: launched) },
         configuration: .init(behaviour: .strict, onEvent: { sink.yield($0) }))
 
     var config = StartKeepaliveConfig()
@@ -39,6 +44,7 @@ func runUploadOnce(pluginPath: String) async throws -> PluginStateSnapshot {
 
     // Play the OS: launch the background task that keeps the app alive.
     try await client.os.launch(info.refreshIdentifier)
+    launch.finish()
 
     // Wait until the run has ended and its completion callback has completed the task.
     for await event in events {

@@ -13,10 +13,11 @@ struct RealClockTests {
             options: .init(stderrLine: { _ in }))
         defer { client.connection.close() }
         try await client.startKeepalive(StartKeepaliveConfig())
-        async let signal = client.waitForCancel(timeout: .seconds(20))  // a generous bound that catches a hang
-        _ = try await client.os.state()  // the wait is now pending
+        // Written before the launch (an `async let` could be written after it); the
+        // timeout is a generous bound that catches a hang.
+        let wait = client.armWaitForCancel(timeout: .seconds(20))
         let launch = try await client.os.launch("com.example.app.bg-refresh")
-        #expect(try await signal == .resolved)
+        #expect(try await wait.signal() == .resolved)
         let state = try await client.os.state()
         #expect(state.counters.completed == 1)
         #expect(state.activeTask == nil)

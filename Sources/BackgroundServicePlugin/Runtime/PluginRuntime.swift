@@ -131,7 +131,31 @@ func startThread(_ body: @escaping () -> Void) {
 /// Diagnostics on stderr, one line each, prefixed with the program's name.
 enum Stderr {
     static func log(_ line: String) {
-        writeText("background-service-plugin: \(line)\n")
+        writeText("background-service-plugin: \(oneLine(line))\n")
+    }
+
+    /// Log lines quote input (method names, ids): its control characters are
+    /// escaped, so that a method named `"x\nforged line"` cannot split a diagnostic
+    /// in two or write raw NUL and escape bytes to the host's log. Input is capped too:
+    /// a 1 MiB method name makes a 1 MiB log line otherwise.
+    static func oneLine(_ line: String) -> String {
+        guard line.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) || line.utf8.count > 4096 else { return line }
+        var out = String.UnicodeScalarView()
+        var length = 0
+        for scalar in line.unicodeScalars {
+            if length >= 4096 {
+                return String(out) + "… (\(line.utf8.count) bytes)"
+            }
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                let escaped = "\\u{" + String(scalar.value, radix: 16) + "}"
+                out.append(contentsOf: escaped.unicodeScalars)
+                length += escaped.utf8.count
+            } else {
+                out.append(scalar)
+                length += UTF8.width(scalar)
+            }
+        }
+        return String(out)
     }
 
     /// Writes text to stderr as it is.

@@ -5,11 +5,16 @@ extension PluginEngine {
     /// Handles one classified message, answering into `batch` when it is part of one.
     func handle(_ message: Message, batch: BatchReply?) {
         switch message {
+        // An invalid message or a response object was never accepted, so answering it
+        // must not untrack its id: when it carries the id of a pending request (a
+        // `waitForCancel`), that request is still pending and its id still taken.
+        // (Found by FuzzTargets/OrderingsFuzzer: `{"id":1,"params":null,...}` sent while
+        // waitForCancel #1 was pending let a later request reuse id 1.)
         case .invalid(let id, let error):
-            makeRoute(id: id, batch: batch).deliver(.failure(error))
+            makeRoute(id: id, batch: batch, tracksPending: false).deliver(.failure(error))
         case .response(let response):
             let error = RPCError.invalidRequest("the plugin takes requests; a response object was sent")
-            makeRoute(id: response.id, batch: batch).deliver(.failure(error))
+            makeRoute(id: response.id, batch: batch, tracksPending: false).deliver(.failure(error))
         case .notification(let n):
             dispatch(id: nil, method: n.method, params: n.params, batch: batch)
         case .request(let r):

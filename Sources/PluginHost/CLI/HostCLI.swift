@@ -20,6 +20,7 @@ public enum HostCLI {
           fuzz          explore invoke and OS-event orderings against a reference model
           replay        re-run a trace file written by fuzz
           bench         measure round trips, throughput, startup and memory against a raw pipe
+          soak          a long load on one plugin process: memory growth, leaked pending calls, fault latency
 
         `plugin-host SUBCOMMAND --help` documents each.
         """
@@ -36,6 +37,7 @@ public enum HostCLI {
         case "fuzz": return FuzzCommand.run(rest)
         case "bench": return BenchCommand.run(rest)
         case "replay": return ReplayCommand.run(rest)
+        case "soak": return SoakCommand.run(rest)
         case "--help", "-h", "help":
             print(usage)
             return 0

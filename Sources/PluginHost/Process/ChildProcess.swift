@@ -11,8 +11,9 @@ import Synchronization
 /// A child process with its stdin, stdout and stderr on pipes, reaped by a
 /// dedicated thread that blocks in `waitpid`.
 ///
-/// The pipes are created close-on-exec, so that a plugin spawned later does not
-/// inherit another plugin's pipe ends (which would keep it from ever seeing EOF).
+/// The pipes are created close-on-exec, and the child closes every descriptor but
+/// its three pipes, so that no process inherits another one's pipe ends (which
+/// would keep that one from ever seeing EOF).
 final class ChildProcess: Sendable {
     /// Why a spawn failed.
     struct SpawnError: Error, CustomStringConvertible {
@@ -32,8 +33,7 @@ final class ChildProcess: Sendable {
     /// Spawns `path` with `arguments` (not including argv[0]) and `environment`.
     init(path: String, arguments: [String], environment: [String: String]) throws(SpawnError) {
         ChildProcess.ignoreSIGPIPE
-        // One spawn at a time: between pipe() and FD_CLOEXEC another thread's spawn
-        // could otherwise inherit these pipe ends.
+        // One spawn at a time (the pipes are created close-on-exec anyway).
         let (childPID, toChild, fromChild, errFromChild) = try ChildProcess.spawnLock.withLock { _ throws(SpawnError) in
             try ChildProcess.spawn(path: path, arguments: arguments, environment: environment)
         }
@@ -56,18 +56,24 @@ final class ChildProcess: Sendable {
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
         var errFromChild: [Int32] = [-1, -1]
-        guard pipe(&toChild) == 0, pipe(&fromChild) == 0, pipe(&errFromChild) == 0 else {
+        // Close-on-exec from birth, so that no spawn on another thread (ours or
+        // Foundation's `Process`) inherits them.
+        guard Libc.closeOnExecPipe(&toChild), Libc.closeOnExecPipe(&fromChild), Libc.closeOnExecPipe(&errFromChild) else {
             let why = String(cString: strerror(errno))
             for fd in toChild + fromChild + errFromChild where fd >= 0 { close(fd) }
             throw SpawnError(description: "cannot create pipes: \(why)")
         }
-        for fd in toChild + fromChild + errFromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
         posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errFromChild[1], 2)
+        // And the child keeps nothing but these three: descriptors other code opened
+        // without close-on-exec (a Foundation `Pipe` on another thread) would keep
+        // another process's pipe open, so that it never sees EOF (seen as a 30 s stall
+        // of two conformance tests under load).
+        Libc.closeFrom(3, &actions)
         let argv = [path] + arguments
         let envp = environment.map { "\($0.key)=\($0.value)" }.sorted()
         var cArgv = argv.map { strdup($0) } + [nil]

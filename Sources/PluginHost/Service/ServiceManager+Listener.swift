@@ -69,48 +69,13 @@ extension ServiceManager {
     }
 }
 
-/// A `waitForCancel` written at once, whose answer is awaited later (strict).
-final class ArmedWait: Sendable {
-    private let state = Mutex<(result: Result<JSONValue, HostError>?, waiter: CheckedContinuation<Result<JSONValue, HostError>, Never>?)>((nil, nil))
-
-    init(client: BackgroundServiceClient) {
-        client.connection.start(method: WaitForCancel.name, params: nil) { [self] result in deliver(result) }
-    }
-
-    private func deliver(_ result: Result<JSONValue, HostError>) {
-        let waiter = state.withLock { s -> CheckedContinuation<Result<JSONValue, HostError>, Never>? in
-            if let w = s.waiter {
-                s.waiter = nil
-                return w
-            }
-            s.result = result
-            return nil
-        }
-        waiter?.resume(returning: result)
-    }
-
+extension ArmedWait {
     /// The answer, as a listener outcome (cancellation stops waiting).
     func outcome() async -> ServiceManager.ListenerOutcome {
-        let result: Result<JSONValue, HostError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLock { s -> Result<JSONValue, HostError>? in
-                    if let r = s.result { return r }
-                    s.waiter = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { s -> CheckedContinuation<Result<JSONValue, HostError>, Never>? in
-                defer { s.waiter = nil }
-                return s.waiter
-            }
-            waiter?.resume(returning: .failure(.cancelled))
-        }
-        switch result {
-        case .success: return .signal(.resolved)
-        case .failure(.rejected(let reason, let message)): return .signal(.rejected(reason: reason, message: message))
-        case .failure(let e): return .failed(e)
+        do {
+            return .signal(try await signal())
+        } catch {
+            return .failed(error)
         }
     }
 }

@@ -1,0 +1,75 @@
+import HostProtocol
+import Synchronization
+
+/// A `waitForCancel` written at once, whose answer is awaited later.
+///
+/// `waitForCancel()` in an `async let` or a new `Task` is written when that task
+/// first runs, which may be after requests sent later by the caller; an
+/// `ArmedWait` is written before its initializer returns, so the plugin sees it
+/// first. The strict service manager arms its listener this way.
+///
+/// ```swift
+/// let wait = client.armWaitForCancel(timeout: .seconds(30))
+/// try await client.os.expire(identifier)   // the wait is already pending
+/// let signal = try await wait.signal()      // .resolved
+/// ```
+public final class ArmedWait: Sendable {
+    private let state = Mutex<(result: Result<JSONValue, HostError>?, waiter: CheckedContinuation<Result<JSONValue, HostError>, Never>?)>((nil, nil))
+
+    init(client: BackgroundServiceClient, timeout: Duration? = nil) {
+        client.connection.start(method: WaitForCancel.name, params: nil, timeout: timeout) { [self] result in deliver(result) }
+    }
+
+    private func deliver(_ result: Result<JSONValue, HostError>) {
+        let waiter = state.withLock { s -> CheckedContinuation<Result<JSONValue, HostError>, Never>? in
+            if let w = s.waiter {
+                s.waiter = nil
+                return w
+            }
+            s.result = result
+            return nil
+        }
+        waiter?.resume(returning: result)
+    }
+
+    /// The answer, as `BackgroundServiceClient/waitForCancel(timeout:)` returns it:
+    /// a rejection is an outcome, a dead plugin or a timeout an error, and a cancelled
+    /// task stops waiting with `HostError.cancelled` (the request stays pending).
+    public func signal() async throws(HostError) -> CancelSignal {
+        switch await result() {
+        case .success: return .resolved
+        case .failure(.rejected(let reason, let message)): return .rejected(reason: reason, message: message)
+        case .failure(let e): throw e
+        }
+    }
+
+    private func result() async -> Result<JSONValue, HostError> {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { s -> Result<JSONValue, HostError>? in
+                    if let r = s.result { return r }
+                    // Cancelled before the waiter was installed: onCancel found none.
+                    if Task.isCancelled { return .failure(.cancelled) }
+                    s.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { s -> CheckedContinuation<Result<JSONValue, HostError>, Never>? in
+                defer { s.waiter = nil }
+                return s.waiter
+            }
+            waiter?.resume(returning: .failure(.cancelled))
+        }
+    }
+}
+
+extension BackgroundServiceClient {
+    /// Writes `waitForCancel` now and returns a handle whose ``ArmedWait/signal()``
+    /// awaits the answer: unlike `waitForCancel()` started in a child task, the wait
+    /// is ordered before every request this caller sends afterwards.
+    public func armWaitForCancel(timeout: Duration? = nil) -> ArmedWait {
+        ArmedWait(client: self, timeout: timeout)
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import HostProtocol
+import Testing
+
+/// Issue 8, part 1: the malformed-input corpus through the plugin binary, in both
+/// framings. Every case runs in one long-lived plugin process and is followed by a
+/// `plugin/reset` and a `plugin/state`: the case must get exactly the contract's
+/// replies, the plugin must answer both followers (it is still serving), and the
+/// state must be the fresh one. The whole corpus runs four times; after two warm-up
+/// passes, the plugin's memory (resident and peak) must not grow by more than 1 MiB.
+@Suite("malformed-input corpus", .serialized)
+struct MalformedCorpusTests {
+    static var cases: [CorpusCase] { GeneratedCorpus.all + HandWrittenCorpus.all }
+
+    /// "Did not grow": resident memory after the second pass within this of the first.
+    static let growthSlackKB = 1024
+    /// glibc raises its mmap threshold each time a large block is freed, so the
+    /// corpus's multi-megabyte transients end up on the heap wherever they fit and
+    /// the resident size wanders by a megabyte or two from pass to pass. A fixed
+    /// threshold (which also turns that adjustment off) makes blocks of 64 KiB and
+    /// more go straight back to the system, so that RSS measures live memory.
+    static let preciseMalloc = ["MALLOC_MMAP_THRESHOLD_": "65536"]
+    static let warmUpPasses = 2
+    /// Passes in all (`BSP_CORPUS_PASSES` raises it, for a longer look at memory).
+    static let passes = max(warmUpPasses + 1, Int(ProcessInfo.processInfo.environment["BSP_CORPUS_PASSES"] ?? "") ?? 4)
+
+    @Test func theCorpusIsLargeAndNamed() {
+        let cases = Self.cases
+        let runs = cases.reduce(0) { $0 + $1.wire.count }
+        #expect(cases.count >= 200, "\(cases.count) cases")
+        #expect(runs >= 400, "\(runs) case runs over both framings")
+        var seen: Set<String> = []
+        for c in cases { #expect(seen.insert(c.name).inserted, "duplicate case name \(c.name)") }
+        let generated = GeneratedCorpus.all.count, handWritten = HandWrittenCorpus.all.count
+        print("corpus: \(cases.count) cases (\(generated) generated, \(handWritten) hand-written), \(runs) case runs over both framings, plus \(StreamEnd.cases.count) stream-ending inputs")
+    }
+
+    @Test(arguments: [Framing.ndjson, .lsp])
+    func everyCaseGetsTheContractsReply(framing: Framing) throws {
+        let plugin = try StreamingPlugin(environment: Self.preciseMalloc)
+        let cases = Self.cases.filter { $0.wire[framing] != nil }
+        var runner = CorpusRunner(plugin: plugin, framing: framing)
+        // The first good frame fixes the framing (auto-detection) and the fresh state.
+        guard let fresh = runner.resetAndState() else {
+            Issue.record("the plugin did not answer its first request; stderr: \(plugin.stderr)")
+            return
+        }
+
+        // Two warm-up passes (the allocator's peak settles over the first two), then
+        // two measured passes; every pass checks every reply.
+        var failures: [String] = []
+        var memory: [(rss: Int, hwm: Int)] = []
+        for pass in 1...Self.passes {
+            for c in cases { if let f = runner.run(c, fresh: fresh) { failures.append("(pass \(pass)) " + f) } }
+            memory.append(plugin.memory())
+        }
+        let afterWarmUp = memory[Self.warmUpPasses - 1], afterSecond = memory[Self.passes - 1]
+
+        let shown = failures.prefix(25).joined(separator: "\n")
+        #expect(failures.isEmpty, "\(failures.count) of \(Self.passes * cases.count) case runs failed (\(framing)):\n\(shown)")
+        #expect(afterWarmUp.rss > 0, "could not read the plugin's memory")
+        let checkMemory = !SanitizerBuild.active
+        #expect(!checkMemory || afterSecond.rss - afterWarmUp.rss <= Self.growthSlackKB,
+                "resident memory grew from \(afterWarmUp.rss) KiB to \(afterSecond.rss) KiB over two more passes of \(cases.count) cases")
+        #expect(!checkMemory || afterSecond.hwm - afterWarmUp.hwm <= Self.growthSlackKB,
+                "peak memory grew from \(afterWarmUp.hwm) KiB to \(afterSecond.hwm) KiB over two more passes")
+        let trace = memory.map { "\($0.rss)/\($0.hwm)" }.joined(separator: ", ")
+        print("corpus (\(framing)): \(cases.count) cases × \(Self.passes) passes; plugin VmRSS/VmHWM KiB after each pass: \(trace)\(checkMemory ? "" : " (sanitizer build: memory not checked)")")
+
+        plugin.closeStdin()
+        #expect(plugin.remainingFrames()?.isEmpty == true)
+        #expect(plugin.waitForExit() == 0)
+    }
+
+    /// Frames longer than the limit are discarded as they arrive: a 64 MiB frame
+    /// raises the plugin's peak memory by far less than its size.
+    @Test(arguments: [Framing.ndjson, .lsp])
+    func anOversizedFrameIsNeverHeldWhole(framing: Framing) throws {
+        let plugin = try StreamingPlugin()
+        var runner = CorpusRunner(plugin: plugin, framing: framing)
+        #expect(runner.resetAndState() != nil)
+        let before = plugin.memory()
+        let size = 64 << 20
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+        if framing == .lsp { plugin.write(Array("Content-Length: \(size)\r\n\r\n".utf8)) }
+        for _ in 0..<(size / chunk.count) { plugin.write(chunk) }
+        if framing == .ndjson { plugin.write([0x0A]) }
+        let reply = try #require(plugin.frames(through: "null", timeout: 60))
+        #expect(Reply.invalidRequest().matches(try JSONParser.parse(reply.reply)))
+        #expect(runner.resetAndState() != nil, "the plugin stopped serving after a 64 MiB frame")
+        let after = plugin.memory()
+        #expect(SanitizerBuild.active || after.hwm - before.hwm < 8 << 10, "peak memory rose by \(after.hwm - before.hwm) KiB for a 64 MiB frame")
+        plugin.closeStdin()
+        #expect(plugin.waitForExit() == 0)
+    }
+
+    /// A `Content-Length` within 18 digits but beyond the limit is answered at once
+    /// (-32600); the plugin then discards that many bytes, so the stream cannot
+    /// continue, and the plugin still exits 0 at the end of its input.
+    @Test func aHugeContentLengthIsAnsweredAtOnce() throws {
+        let plugin = try StreamingPlugin()
+        var runner = CorpusRunner(plugin: plugin, framing: .lsp)
+        #expect(runner.resetAndState() != nil)
+        plugin.write(Array("Content-Length: 999999999999999999\r\n\r\n".utf8))
+        let reply = try #require(plugin.frames(through: "null", timeout: 10), "no reply before the body arrived")
+        #expect(Reply.invalidRequest().matches(try JSONParser.parse(reply.reply)))
+        plugin.write(FrameEncoder.frame(Array(HandWrittenCorpus.pending.utf8), framing: .lsp))
+        plugin.closeStdin()
+        #expect(plugin.remainingFrames() == [], "the bytes of the declared body are discarded")
+        #expect(plugin.waitForExit() == 0)
+    }
+
+    /// Input quoted in a diagnostic cannot forge or flood stderr lines: control
+    /// characters are escaped and long names cut, so every line is the plugin's own.
+    @Test func inputCannotSplitOrFloodStderrLines() throws {
+        let input = #"{"jsonrpc":"2.0","id":1,"method":"a\nforged: line\u0000\u001b[31m"}"# + "\n"
+            + #"{"jsonrpc":"2.0","id":2,"method":""# + String(repeating: "m", count: 100_000) + "\"}\n"
+        let run = try Plugin.run([], input: Array(input.utf8))
+        #expect(run.status == 0)
+        #expect(run.lines.count == 2)
+        #expect(run.stderrLines.count == 2, "\(run.stderrLines.map { $0.prefix(80) })")
+        #expect(run.stderrLines.allSatisfy { $0.hasPrefix("background-service-plugin: ") })
+        #expect(run.stderr.contains(#"a\u{a}forged: line\u{0}\u{1b}[31m"#))
+        #expect(!run.stderr.utf8.contains(0) && !run.stderr.utf8.contains(0x1B))
+        #expect(run.stderr.utf8.count < 10_000, "a 100 KB method name made \(run.stderr.utf8.count) bytes of stderr")
+    }
+
+    /// Inputs after which the stream cannot continue (it ends mid-frame, or the
+    /// plugin shuts down): each gets the contract's replies, then a clean exit 0,
+    /// and a clear message on stderr where the input was cut off.
+    @Test(arguments: StreamEnd.cases)
+    func streamsThatCannotContinueEndCleanly(_ c: StreamEnd) throws {
+        let run = try Plugin.run(c.arguments, input: c.input, timeout: 20)
+        #expect(!run.timedOut, "the plugin hung")
+        #expect(run.status == 0, "exit status \(run.status); stderr: \(run.stderr)")
+        let frames = CorpusRunner.frames(of: run.stdout)
+        #expect(frames.count == c.replies.count, "got \(frames.count) replies, expected \(c.replies): \(String(decoding: run.stdout.prefix(500), as: UTF8.self))")
+        for (reply, frame) in zip(c.replies, frames) {
+            #expect(reply.matches(frame), "expected \(reply), got \(frame)")
+        }
+        if let message = c.stderr {
+            #expect(run.stderr.contains(message), "stderr lacks \"\(message)\": \(run.stderr)")
+        }
+        #expect(!run.stderr.contains("Fatal error") && !run.stderr.contains("Crash"), "crash report on stderr: \(run.stderr)")
+    }
+}
+
+/// Runs corpus cases against one plugin process.
+struct CorpusRunner {
+    let plugin: StreamingPlugin
+    let framing: Framing
+    var sequence = 0
+
+    init(plugin: StreamingPlugin, framing: Framing) {
+        self.plugin = plugin
+        self.framing = framing
+    }
+
+    func framed(_ json: String) -> [UInt8] {
+        FrameEncoder.frame(Array(json.utf8), framing: framing)
+    }
+
+    /// Sends `plugin/reset` and `plugin/state`; returns the state's result text, nil
+    /// when either went unanswered (or anything else was written in between).
+    mutating func resetAndState(before: inout [[UInt8]]) -> String? {
+        sequence += 1
+        let reset = "\"~reset-\(sequence)\"", state = "\"~state-\(sequence)\""
+        plugin.write(framed(#"{"jsonrpc":"2.0","id":\#(reset),"method":"plugin/reset"}"#)
+            + framed(#"{"jsonrpc":"2.0","id":\#(state),"method":"plugin/state"}"#))
+        guard let (caseFrames, _) = plugin.frames(through: reset, timeout: 60) else { return nil }
+        before = caseFrames
+        guard let (between, reply) = plugin.frames(through: state, timeout: 60), between.isEmpty,
+            let value = try? JSONParser.parse(reply), let result = value["result"]
+        else { return nil }
+        return result.description
+    }
+
+    mutating func resetAndState() -> String? {
+        var ignored: [[UInt8]] = []
+        return resetAndState(before: &ignored)
+    }
+
+    /// Runs one case; nil when it passed, else what went wrong.
+    mutating func run(_ c: CorpusCase, fresh: String) -> String? {
+        guard let bytes = c.wire[framing], let expected = c.expected[framing] else { return nil }
+        if c.split {
+            plugin.writeSplit(bytes, pieces: min(5, bytes.count))
+        } else {
+            plugin.write(bytes)
+        }
+        var replies: [[UInt8]] = []
+        guard let state = resetAndState(before: &replies) else {
+            return "\(c.name): the plugin stopped serving (no answer to the reset and state after it); stderr: \(plugin.stderr.suffix(300))"
+        }
+        if state != fresh { return "\(c.name): the state after a reset is not the fresh one: \(state)" }
+        let parsed = replies.map { (try? JSONParser.parse($0)) ?? .string("<not JSON: \(String(decoding: $0.prefix(100), as: UTF8.self))>") }
+        let shown = parsed.map { String($0.description.prefix(300)) }
+        guard parsed.count == expected.count else {
+            return "\(c.name): expected \(expected), got \(parsed.count) replies: \(shown)"
+        }
+        for (reply, frame) in zip(expected, parsed) where !reply.matches(frame) {
+            return "\(c.name): expected \(reply), got \(shown)"
+        }
+        return nil
+    }
+
+    /// Splits a whole stdout into parsed frames (either framing).
+    static func frames(of stdout: [UInt8]) -> [JSONValue] {
+        var decoder = FrameDecoder(mode: .auto, maxFrameBytes: 64 << 20)
+        decoder.append(stdout)
+        var out: [JSONValue] = []
+        while let f = try? decoder.nextFrame() { out.append((try? JSONParser.parse(f)) ?? .string("<not JSON>")) }
+        if let f = try? decoder.finish() { out.append((try? JSONParser.parse(f)) ?? .string("<not JSON>")) }
+        return out
+    }
+}
+
+/// An input after which the plugin's stream ends.
+struct StreamEnd: Sendable, CustomStringConvertible {
+    let name: String
+    let input: [UInt8]
+    let replies: [Reply]
+    /// Text stderr must contain, when the input was cut off mid-frame.
+    var stderr: String?
+    var arguments: [String] = []
+
+    var description: String { name }
+
+    static let pending = HandWrittenCorpus.pending
+    static let lspPending = "Content-Length: \(pending.utf8.count)\r\n\r\n" + pending
+    static let midFrame = "input ended mid-frame"
+
+    static let cases: [StreamEnd] = [
+        StreamEnd(name: "lsp body shorter than its Content-Length", input: Array("Content-Length: 100\r\n\r\n{\"jsonrpc\"".utf8),
+                  replies: [.parseError()], stderr: midFrame),
+        StreamEnd(name: "lsp header block cut off", input: Array("Content-Length: 5\r\n".utf8), replies: [.parseError()], stderr: midFrame),
+        StreamEnd(name: "lsp header line cut off", input: Array("Content-Len".utf8), replies: [.parseError()], stderr: midFrame),
+        StreamEnd(name: "lsp good frame, then a cut-off one", input: Array((lspPending + "Content-Length: 60\r\n\r\n{").utf8),
+                  replies: [.result("7", "[]"), .parseError()], stderr: midFrame),
+        StreamEnd(name: "lsp body longer than its Content-Length", input: Array(("Content-Length: 5\r\n\r\n" + pending).utf8),
+                  replies: [.parseError(), .parseError()], stderr: midFrame),
+        StreamEnd(name: "lsp oversized body cut off", input: Array("Content-Length: 2000000\r\n\r\n".utf8) + [UInt8](repeating: 0x20, count: 1_500_000),
+                  replies: [.invalidRequest()]),
+        StreamEnd(name: "ndjson last line unterminated and cut off", input: Array((pending + "\n{\"jsonrpc\":\"2.0\",\"id\":2,").utf8),
+                  replies: [.result("7", "[]"), .parseError()]),
+        StreamEnd(name: "ndjson last line unterminated but whole", input: Array(pending.utf8), replies: [.result("7", "[]")]),
+        StreamEnd(name: "ndjson oversized last line cut off", input: [UInt8](repeating: UInt8(ascii: "["), count: 1) + [UInt8](repeating: 0x20, count: 2_000_000),
+                  replies: [.invalidRequest()]),
+        StreamEnd(name: "a byte order mark, then ndjson", input: [0xEF, 0xBB, 0xBF] + Array((pending + "\n").utf8), replies: [.result("7", "[]")]),
+        StreamEnd(name: "a byte order mark, then lsp", input: [0xEF, 0xBB, 0xBF] + Array(lspPending.utf8), replies: [.result("7", "[]")]),
+        StreamEnd(name: "half a byte order mark", input: [0xEF, 0xBB], replies: [.parseError()], stderr: midFrame),
+        StreamEnd(name: "two byte order marks", input: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array((pending + "\n").utf8),
+                  replies: [.parseError()], stderr: midFrame),
+        StreamEnd(name: "no input at all", input: [], replies: []),
+        StreamEnd(name: "whitespace only", input: Array(" \r\n\t\n\n".utf8), replies: []),
+        StreamEnd(name: "garbage, auto-detected as lsp, no blank line", input: Array("hello world\n".utf8), replies: [.parseError()], stderr: midFrame),
+        StreamEnd(name: "garbage, auto-detected as lsp, with a blank line", input: Array("hello world\r\n\r\n".utf8), replies: [.parseError()]),
+        StreamEnd(name: "NUL bytes only", input: [0, 0, 0, 0], replies: [.parseError()], stderr: midFrame),
+        StreamEnd(name: "shutdown, then more frames", input: Array((#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"# + "\n" + pending + "\n").utf8),
+                  replies: [.result("1", "null")]),
+        StreamEnd(name: "a waitForCancel pending at the end of input", input: Array((#"{"jsonrpc":"2.0","id":1,"method":"waitForCancel"}"# + "\n").utf8),
+                  replies: []),
+        StreamEnd(name: "a batch held by a waitForCancel at the end of input",
+                  input: Array((#"[{"jsonrpc":"2.0","id":1,"method":"waitForCancel"},"# + pending + "]\n").utf8), replies: []),
+        StreamEnd(name: "--framing lsp given ndjson", input: Array((pending + "\n").utf8), replies: [.parseError()], stderr: midFrame,
+                  arguments: ["--framing", "lsp"]),
+        StreamEnd(name: "--framing ndjson given lsp", input: Array(lspPending.utf8), replies: [.parseError(), .result("7", "[]")],
+                  arguments: ["--framing", "ndjson"]),
+    ]
+}
