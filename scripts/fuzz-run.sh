@@ -74,6 +74,7 @@ seeds="$pkg/Seeds/$target"
 artifacts="$scratch/fuzz-artifacts/$target"
 binary="$scratch/release/$product"
 
+mkdir -p "$scratch"
 if [[ $build -eq 1 ]]; then
     echo "== building $product with -sanitize=fuzzer,address (FuzzTargets/, release)" >&2
     # SwiftPM keeps the plan of a path dependency's sources from the last build:
