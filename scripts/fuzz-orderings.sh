@@ -4,7 +4,7 @@
 # (FuzzTargets/Sources/OrderingsFuzzer), with libFuzzer and AddressSanitizer.
 #
 # usage: scripts/fuzz-orderings.sh [SECONDS] [CORPUS_DIR] [--jobs N] [--no-build] [--replay] [-- libFuzzer flags...]
-#   default: 60 seconds, corpus FuzzTargets/.build-fuzz/corpus/orderings (seeds: FuzzTargets/Seeds/orderings)
+#   default: 60 seconds, corpus FuzzTargets/.build-fuzz/fuzz-corpus/orderings (seeds: FuzzTargets/Seeds/orderings)
 # Prints the number of executions; exits 1 when anything was found. See docs/reliability.md.
 set -euo pipefail
 exec "$(dirname "$0")/fuzz-run.sh" orderings "$@"

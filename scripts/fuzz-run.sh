@@ -19,9 +19,15 @@
 # FuzzTargets/.build-fuzz/fuzz-artifacts/TARGET/); 64 usage error; 2 build failure.
 set -euo pipefail
 
+# usage [STATUS]: the header above; on stderr with 64 for a usage error, on stdout with 0 for --help.
 usage() {
-    sed -n '5,22p' "$0" | sed 's/^# \{0,1\}//' >&2
-    exit 64
+    local status="${1:-64}"
+    if [[ $status -eq 0 ]]; then
+        sed -n '5,19p' "$0" | sed 's/^# \{0,1\}//'
+    else
+        sed -n '5,19p' "$0" | sed 's/^# \{0,1\}//' >&2
+    fi
+    exit "$status"
 }
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -34,7 +40,7 @@ shift
 case "$target" in
     decoder) product=DecoderFuzzer; max_len=12000 ;;
     orderings) product=OrderingsFuzzer; max_len=4096 ;;
-    -h | --help) usage ;;
+    -h | --help) usage 0 ;;
     *) echo "fuzz-run.sh: unknown target \"$target\" (decoder or orderings)" >&2; usage ;;
 esac
 
@@ -52,7 +58,7 @@ while [[ $# -gt 0 ]]; do
         --jobs) jobs="${2:?--jobs needs a value}"; shift 2 ;;
         --no-build) build=0; shift ;;
         --replay) replay=1; shift ;;
-        -h | --help) usage ;;
+        -h | --help) usage 0 ;;
         --) shift; extra=("$@"); break ;;
         -*) echo "fuzz-run.sh: unknown option \"$1\"" >&2; usage ;;
         *)

@@ -23,15 +23,22 @@ done
 [[ ${#sanitizers[@]} -gt 0 ]] || sanitizers=(thread address)
 
 # Reports must fail the run, not scroll by; Swift's backtracer would only add noise.
+# Every instrumented process (the test runner and the plugins and hosts it spawns,
+# whose stderr many tests discard) writes its reports to files under
+# $scratch/sanitizer-reports/, which are counted with the test log.
 export SWIFT_BACKTRACE=enable=no
-export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}halt_on_error=1:second_deadlock_stack=1"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}halt_on_error=1:detect_leaks=0"
+tsan_options="${TSAN_OPTIONS:+$TSAN_OPTIONS:}halt_on_error=1:second_deadlock_stack=1"
+asan_options="${ASAN_OPTIONS:+$ASAN_OPTIONS:}halt_on_error=1:detect_leaks=0"
 
 failed=0
 for s in "${sanitizers[@]}"; do
     scratch=".build-$s"
     log="$scratch/sanitizer-test.log"
-    mkdir -p "$scratch"
+    reports="$root/$scratch/sanitizer-reports"
+    rm -rf "$reports"
+    mkdir -p "$scratch" "$reports"
+    export TSAN_OPTIONS="$tsan_options:log_path=$reports/report"
+    export ASAN_OPTIONS="$asan_options:log_path=$reports/report"
     echo "== swift test --sanitize=$s (scratch $scratch, log $log)"
     start=$(date +%s)
     status=0
@@ -50,11 +57,14 @@ for s in "${sanitizers[@]}"; do
         tail -n 30 "$log"
     fi
     seconds=$(($(date +%s) - start))
-    reports=$(grep -cE "WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer" "$log" || true)
+    pattern="WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer"
+    in_log=$(grep -cE "$pattern" "$log" || true)
+    in_files=$( (grep -lE "$pattern" "$reports"/report.* 2>/dev/null || true) | wc -l | tr -d ' ')
+    count=$((in_log + in_files))
     summary=$(grep -E "Test run with|Executed [0-9]+ tests" "$log" | tail -n 2 | tr '\n' ' ' || true)
-    echo "$s: exit $status in ${seconds}s; sanitizer reports: $reports; $summary"
-    if [[ $status -ne 0 || $reports -ne 0 ]]; then
-        grep -E -A 30 "WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer" "$log" | head -n 80 || true
+    echo "$s: exit $status in ${seconds}s; sanitizer reports: $count (processes reporting: $in_files, in $reports); $summary"
+    if [[ $status -ne 0 || $count -ne 0 ]]; then
+        grep -h -E -A 30 "$pattern" "$log" "$reports"/report.* 2>/dev/null | head -n 80 || true
         grep -E "✘|error:" "$log" | head -n 30 || true
         failed=1
     fi

@@ -68,6 +68,26 @@ struct ConnectionTests {
         connection.close()
     }
 
+    // No call timeout: under a sanitizer the cooperative pool can be held by other
+    // tests for longer than any timeout, which would then answer the wait first.
+    @Test(.timeLimit(.minutes(3))) func anArmedWaitAnswersEveryAwaiter() async throws {
+        let connection = try connect()
+        let client = BackgroundServiceClient(connection: connection)
+        let wait = client.armWaitForCancel()
+        // One awaiter is cancelled before the answer; it can await again afterwards.
+        let cancelled = Task { try await wait.signal() }
+        cancelled.cancel()
+        await #expect(throws: HostError.cancelled) { _ = try await cancelled.value }
+        async let first = wait.signal()
+        async let second = wait.signal()
+        try await client.cancelCancelListener()
+        let expected = CancelSignal.rejected(reason: .listenerCancelled, message: "invoke rejected: listenerCancelled")
+        #expect(try await first == expected)
+        #expect(try await second == expected)
+        #expect(try await wait.signal() == expected, "awaited again after the answer")
+        connection.close()
+    }
+
     @Test func callTimeoutStopsWaiting() async throws {
         let connection = try connect()
         let client = BackgroundServiceClient(connection: connection)

@@ -139,14 +139,14 @@ enum Stderr {
     /// in two or write raw NUL and escape bytes to the host's log. Input is capped too:
     /// a 1 MiB method name makes a 1 MiB log line otherwise.
     static func oneLine(_ line: String) -> String {
-        guard line.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) || line.utf8.count > 4096 else { return line }
+        guard line.unicodeScalars.contains(where: isControl) || line.utf8.count > 4096 else { return line }
         var out = String.UnicodeScalarView()
         var length = 0
         for scalar in line.unicodeScalars {
             if length >= 4096 {
                 return String(out) + "… (\(line.utf8.count) bytes)"
             }
-            if scalar.value < 0x20 || scalar.value == 0x7F {
+            if isControl(scalar) {
                 let escaped = "\\u{" + String(scalar.value, radix: 16) + "}"
                 out.append(contentsOf: escaped.unicodeScalars)
                 length += escaped.utf8.count
@@ -156,6 +156,11 @@ enum Stderr {
             }
         }
         return String(out)
+    }
+
+    /// C0 controls, DEL and C1 controls (U+0080 to U+009F: a terminal reads U+009B as CSI).
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// Writes text to stderr as it is.

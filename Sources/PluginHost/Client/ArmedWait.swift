@@ -14,27 +14,32 @@ import Synchronization
 /// let signal = try await wait.signal()      // .resolved
 /// ```
 public final class ArmedWait: Sendable {
-    private let state = Mutex<(result: Result<JSONValue, HostError>?, waiter: CheckedContinuation<Result<JSONValue, HostError>, Never>?)>((nil, nil))
+    private typealias Waiter = CheckedContinuation<Result<JSONValue, HostError>, Never>
+    private struct State {
+        var result: Result<JSONValue, HostError>?
+        var waiters: [Int: Waiter] = [:]
+        var nextWaiter = 0
+    }
+    private let state = Mutex(State())
 
     init(client: BackgroundServiceClient, timeout: Duration? = nil) {
         client.connection.start(method: WaitForCancel.name, params: nil, timeout: timeout) { [self] result in deliver(result) }
     }
 
     private func deliver(_ result: Result<JSONValue, HostError>) {
-        let waiter = state.withLock { s -> CheckedContinuation<Result<JSONValue, HostError>, Never>? in
-            if let w = s.waiter {
-                s.waiter = nil
-                return w
-            }
+        let waiters = state.withLock { s -> [Waiter] in
             s.result = result
-            return nil
+            defer { s.waiters = [:] }
+            return Array(s.waiters.values)
         }
-        waiter?.resume(returning: result)
+        for w in waiters { w.resume(returning: result) }
     }
 
     /// The answer, as `BackgroundServiceClient/waitForCancel(timeout:)` returns it:
     /// a rejection is an outcome, a dead plugin or a timeout an error, and a cancelled
-    /// task stops waiting with `HostError.cancelled` (the request stays pending).
+    /// task stops waiting with `HostError.cancelled` (the request stays pending, and
+    /// `signal()` may be awaited again). Any number of tasks may await it, at once or
+    /// one after another: each gets the same answer.
     public func signal() async throws(HostError) -> CancelSignal {
         switch await result() {
         case .success: return .resolved
@@ -44,22 +49,23 @@ public final class ArmedWait: Sendable {
     }
 
     private func result() async -> Result<JSONValue, HostError> {
-        await withTaskCancellationHandler {
+        let key = state.withLock { s -> Int in
+            defer { s.nextWaiter += 1 }
+            return s.nextWaiter
+        }
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let ready = state.withLock { s -> Result<JSONValue, HostError>? in
                     if let r = s.result { return r }
                     // Cancelled before the waiter was installed: onCancel found none.
                     if Task.isCancelled { return .failure(.cancelled) }
-                    s.waiter = continuation
+                    s.waiters[key] = continuation
                     return nil
                 }
                 if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {
-            let waiter = state.withLock { s -> CheckedContinuation<Result<JSONValue, HostError>, Never>? in
-                defer { s.waiter = nil }
-                return s.waiter
-            }
+            let waiter = state.withLock { s in s.waiters.removeValue(forKey: key) }
             waiter?.resume(returning: .failure(.cancelled))
         }
     }

@@ -164,17 +164,16 @@ public final class PluginConnection: Sendable {
             let run = completion
             completion = { result in handoff(id) { run(result) } }
         }
-        // The timeout is a timer source cancelled when the call completes. (It was an
-        // `asyncAfter`, which keeps every call's closure alive until its deadline even
-        // when the answer came long before: a host making 30,000 calls a second with a
-        // 60 s timeout held 1.8 million of them. Found by `plugin-host soak`.)
-        let timer = timeout.map { timeout in
-            CallTimer(after: timeout) { [pending] seconds in pending.abandon(id, with: .timedOut(method: method, seconds: seconds)) }
-        }
-        if let timer {
+        // The timeout is a timer source, started once the request is written and
+        // cancelled when the call completes. (It was an `asyncAfter`, which keeps every
+        // call's closure alive until its deadline even when the answer came long before:
+        // a host making 30,000 calls a second with a 60 s timeout held 1.8 million of
+        // them. Found by `plugin-host soak`.)
+        let slot = timeout.map { _ in TimeoutSlot() }
+        if let slot {
             let run = completion
             completion = { result in
-                timer.cancel()
+                slot.finish()
                 run(result)
             }
         }
@@ -182,8 +181,6 @@ public final class PluginConnection: Sendable {
             completion(.failure(failure))
             return
         }
-        // A timer that fired before the call was registered (a timeout of about 0) found nothing to abandon.
-        if let timer, timer.hasFired { pending.abandon(id, with: .timedOut(method: method, seconds: timer.seconds)) }
         var body: [UInt8] = []
         MessageWriter.appendRequest(id: id, method: method, params: params, to: &body)
         let error: HostError? = writer.withLock { _ in
@@ -193,6 +190,9 @@ public final class PluginConnection: Sendable {
         if let error {
             pending.abandon(id, with: error)
             return
+        }
+        if let slot, let timeout {
+            slot.arm(after: timeout) { [pending] seconds in pending.abandon(id, with: .timedOut(method: method, seconds: seconds)) }
         }
     }
 
@@ -293,18 +293,12 @@ extension PluginConnection {
 private final class CallTimer: Sendable {
     /// Timers alive now, for tests: answered calls must not keep theirs.
     static let live = Atomic<Int>(0)
-    let seconds: Double
     private nonisolated(unsafe) let source: DispatchSourceTimer  // thread-safe: schedule before resume, then only cancel()
-    private let fired = Mutex(false)
 
     init(after timeout: Duration, _ handler: @escaping @Sendable (Double) -> Void) {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        self.seconds = seconds
         source = DispatchSource.makeTimerSource(queue: .global())
-        source.setEventHandler { [weak self] in
-            self?.fired.withLock { $0 = true }
-            handler(seconds)
-        }
+        source.setEventHandler { handler(seconds) }
         source.schedule(deadline: .now() + seconds)
         source.resume()
         CallTimer.live.add(1, ordering: .relaxed)
@@ -315,7 +309,26 @@ private final class CallTimer: Sendable {
         CallTimer.live.subtract(1, ordering: .relaxed)
     }
 
-    var hasFired: Bool { fired.withLock { $0 } }
-
     func cancel() { source.cancel() }
+}
+
+/// Where a call's timer lives: armed after the request is written, unless the call
+/// has completed by then; released when it completes.
+private final class TimeoutSlot: Sendable {
+    private let state = Mutex<(finished: Bool, timer: CallTimer?)>((false, nil))
+
+    func arm(after timeout: Duration, _ handler: @escaping @Sendable (Double) -> Void) {
+        state.withLock { s in
+            if !s.finished { s.timer = CallTimer(after: timeout, handler) }
+        }
+    }
+
+    func finish() {
+        let timer = state.withLock { s -> CallTimer? in
+            s.finished = true
+            defer { s.timer = nil }
+            return s.timer
+        }
+        timer?.cancel()
+    }
 }

@@ -113,14 +113,15 @@ struct MalformedCorpusTests {
     /// Input quoted in a diagnostic cannot forge or flood stderr lines: control
     /// characters are escaped and long names cut, so every line is the plugin's own.
     @Test func inputCannotSplitOrFloodStderrLines() throws {
-        let input = #"{"jsonrpc":"2.0","id":1,"method":"a\nforged: line\u0000\u001b[31m"}"# + "\n"
+        let input = #"{"jsonrpc":"2.0","id":1,"method":"a\nforged: line\u0000\u001b[31m\u009b1m"}"# + "\n"
             + #"{"jsonrpc":"2.0","id":2,"method":""# + String(repeating: "m", count: 100_000) + "\"}\n"
         let run = try Plugin.run([], input: Array(input.utf8))
         #expect(run.status == 0)
         #expect(run.lines.count == 2)
         #expect(run.stderrLines.count == 2, "\(run.stderrLines.map { $0.prefix(80) })")
         #expect(run.stderrLines.allSatisfy { $0.hasPrefix("background-service-plugin: ") })
-        #expect(run.stderr.contains(#"a\u{a}forged: line\u{0}\u{1b}[31m"#))
+        #expect(run.stderr.contains(#"a\u{a}forged: line\u{0}\u{1b}[31m\u{9b}1m"#))
+        #expect(!run.stderr.unicodeScalars.contains("\u{9b}"), "a C1 control (CSI) reached stderr raw")
         #expect(!run.stderr.utf8.contains(0) && !run.stderr.utf8.contains(0x1B))
         #expect(run.stderr.utf8.count < 10_000, "a 100 KB method name made \(run.stderr.utf8.count) bytes of stderr")
     }
