@@ -15,29 +15,8 @@ enum ConformanceHarness {
 
     /// Runs `plugin-host ARGS` with extra environment variables.
     static func host(_ arguments: [String], environment: [String: String] = [:]) async throws -> CommandRun {
-        try await onThread {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: Binaries.host)
-            p.arguments = arguments
-            var env = ProcessInfo.processInfo.environment
-            for (k, v) in environment { env[k] = v }
-            p.environment = env
-            let out = Pipe(), err = Pipe()
-            p.standardOutput = out
-            p.standardError = err
-            try p.run()
-            // stderr is drained on its own thread so that neither pipe can fill up.
-            let errData = Box(Data())
-            let errDone = DispatchSemaphore(value: 0)
-            Thread {
-                errData.set(err.fileHandleForReading.readDataToEndOfFile())
-                errDone.signal()
-            }.start()
-            let stdout = out.fileHandleForReading.readDataToEndOfFile()
-            errDone.wait()
-            p.waitUntilExit()
-            return CommandRun(status: p.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: errData.get, as: UTF8.self))
-        }
+        let r = try await runHost(arguments, env: environment)
+        return CommandRun(status: r.status, stdout: r.stdout, stderr: r.stderr)
     }
 
     /// Runs (check, profile) pairs against `executable` in-process.

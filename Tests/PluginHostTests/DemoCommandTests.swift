@@ -5,27 +5,8 @@ import Testing
 /// `plugin-host demo` run as a binary.
 @Suite("plugin-host demo")
 struct DemoCommandTests {
-    struct Run {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    func run(_ arguments: [String]) async throws -> Run {
-        try await onThread {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: Binaries.host)
-            p.arguments = arguments
-            let out = Pipe()
-            let err = Pipe()
-            p.standardOutput = out
-            p.standardError = err
-            try p.run()
-            let stdout = out.fileHandleForReading.readDataToEndOfFile()
-            let stderr = err.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            return Run(status: p.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
-        }
+    func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await runHost(arguments)
     }
 
     @Test func demoPrintsTheDayInOrder() async throws {

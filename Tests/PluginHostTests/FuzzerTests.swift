@@ -92,31 +92,3 @@ struct FuzzerTests {
         #expect(failures > 0)
     }
 }
-
-/// Runs plugin-host with arguments; returns status and output.
-func runHost(_ arguments: [String], env: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
-    try await onThread {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Binaries.host)
-        p.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        for (k, v) in env { environment[k] = v }
-        p.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let errData = Box(Data())
-        let errDone = DispatchSemaphore(value: 0)
-        let reader = Thread {
-            errData.set(err.fileHandleForReading.readDataToEndOfFile())
-            errDone.signal()
-        }
-        reader.start()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        errDone.wait()
-        return (p.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: errData.get, as: UTF8.self))
-    }
-}

@@ -8,31 +8,15 @@ import Testing
 /// memory sample per round and empty pending tables, and its usage errors exit 64.
 @Suite("Reliability: soak")
 struct ReliabilitySoakTests {
-    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.host)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let errData = Box(Data())
-        let errDone = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            errData.set(err.fileHandleForReading.readDataToEndOfFile())
-            errDone.signal()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        errDone.wait()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData.get, as: UTF8.self))
+    func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await runHost(arguments)
     }
 
-    @Test func aSmallSoakPasses() throws {
+    @Test func aSmallSoakPasses() async throws {
         // Debug (or sanitizer) builds and a few rounds: no growth limit here (ASan's
         // quarantine alone grows by megabytes); the verdict's logic is tested below, and
         // the full-size figures with the default 1 MiB limit are in docs/reliability.md.
-        let r = try run([
+        let r = try await run([
             "soak", "--plugin", Binaries.plugin, "--invokes", "3000", "--fuzz-cases", "300", "--rounds", "3", "--warmup-rounds", "1",
             "--fault-trials", "2", "--fault-budget-ms", "5000", "--growth-limit-kb", "100000000", "--json",
         ])
@@ -51,8 +35,8 @@ struct ReliabilitySoakTests {
         #expect(r.stderr.contains("soak: round 3/3"), "progress goes to stderr")
     }
 
-    @Test func textReportNamesTheFigures() throws {
-        let r = try run(["soak", "--plugin", Binaries.plugin, "--invokes", "200", "--fuzz-cases", "20", "--rounds", "2", "--warmup-rounds", "1", "--fault-trials", "0", "--growth-limit-kb", "100000000"])
+    @Test func textReportNamesTheFigures() async throws {
+        let r = try await run(["soak", "--plugin", Binaries.plugin, "--invokes", "200", "--fuzz-cases", "20", "--rounds", "2", "--warmup-rounds", "1", "--fault-trials", "0", "--growth-limit-kb", "100000000"])
         #expect(r.status == 0, "stdout: \(r.stdout)\nstderr: \(r.stderr)")
         #expect(r.stdout.contains("plugin VmRSS after warm-up"))
         #expect(r.stdout.contains("pending at the end: host 0"))
@@ -89,23 +73,23 @@ struct ReliabilitySoakTests {
     @Test(arguments: [
         ["soak", "--invokes", "x"], ["soak", "--rounds", "0"], ["soak", "--rounds", "2", "--warmup-rounds", "2"], ["soak", "extra"], ["soak", "--nope"],
     ])
-    func usageErrorsExit64(_ arguments: [String]) throws {
-        let r = try run(arguments)
+    func usageErrorsExit64(_ arguments: [String]) async throws {
+        let r = try await run(arguments)
         #expect(r.status == 64)
         #expect(r.stderr.contains("usage: plugin-host soak"))
     }
 
-    @Test func helpDocumentsTheDefaults() throws {
-        let r = try run(["soak", "--help"])
+    @Test func helpDocumentsTheDefaults() async throws {
+        let r = try await run(["soak", "--help"])
         #expect(r.status == 0)
         #expect(r.stdout.contains("--invokes N            invokes in all (default 1000000)"))
         #expect(r.stdout.contains("--fuzz-cases N         fuzz cases in all (default 100000)"))
-        let top = try run(["--help"])
+        let top = try await run(["--help"])
         #expect(top.stdout.contains("soak "))
     }
 
-    @Test func aMissingPluginIsAClearFailure() throws {
-        let r = try run(["soak", "--plugin", "/nonexistent/plugin", "--invokes", "1"])
+    @Test func aMissingPluginIsAClearFailure() async throws {
+        let r = try await run(["soak", "--plugin", "/nonexistent/plugin", "--invokes", "1"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("no executable plugin at /nonexistent/plugin"))
     }

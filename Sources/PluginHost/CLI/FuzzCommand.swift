@@ -129,14 +129,20 @@ enum FuzzCommand {
         return 1
     }
 
-    /// Writes a plugin-level finding's trace and prints it.
-    static func report(_ f: PluginFuzzer.Finding, number: Int, name: String, settings s: Settings, pluginArguments: [String]) {
-        var path = "(not written)"
+    /// Writes a finding's trace into `directory`; returns its path, or "(not written)"
+    /// after saying why on stderr.
+    static func write(_ trace: TraceFile, name: String, to directory: String) -> String {
         do {
-            path = try f.trace(profile: s.profile, seed: s.seed, pluginArguments: pluginArguments).write(to: s.out, name: name)
+            return try trace.write(to: directory, name: name)
         } catch {
             HostCLI.diagnose("fuzz: cannot write \(name): \(error.localizedDescription)")
+            return "(not written)"
         }
+    }
+
+    /// Writes a plugin-level finding's trace and prints it.
+    static func report(_ f: PluginFuzzer.Finding, number: Int, name: String, settings s: Settings, pluginArguments: [String]) {
+        let path = write(f.trace(profile: s.profile, seed: s.seed, pluginArguments: pluginArguments), name: name, to: s.out)
         print("\n  [\(number)] model agreement: \(f.signature)")
         let origin = f.caseSeed == 0 ? "" : "case seed \(f.caseSeed), "
         print("      \(origin)shrunk \(f.originalSteps) → \(f.steps.count) steps; trace \(path)")

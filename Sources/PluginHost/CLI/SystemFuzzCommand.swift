@@ -36,12 +36,7 @@ enum SystemFuzzCommand {
             for f in group {
                 n += 1
                 let name = "system-\(n)-\(FuzzCommand.slug(f.signature)).jsonl"
-                var path = "(not written)"
-                do {
-                    path = try f.trace(profile: s.profile, seed: s.seed, pluginArguments: args).write(to: s.out, name: name)
-                } catch {
-                    HostCLI.diagnose("fuzz: cannot write \(name): \(error.localizedDescription)")
-                }
+                let path = FuzzCommand.write(f.trace(profile: s.profile, seed: s.seed, pluginArguments: args), name: name, to: s.out)
                 print("  [\(n)] \(f.violation?.cause ?? f.signature)")
                 print("      case seed \(f.caseSeed), shrunk \(f.originalSteps) → \(f.systemCase.actions.count) steps; trace \(path)")
                 for (i, a) in f.systemCase.actions.enumerated() { print("      \(i + 1). \(a.summary)") }

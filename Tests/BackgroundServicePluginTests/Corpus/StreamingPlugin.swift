@@ -22,10 +22,7 @@ final class StreamingPlugin: @unchecked Sendable {
         _ = StreamingPlugin.ignoreSIGPIPE
         process.executableURL = URL(fileURLWithPath: Plugin.path)
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "BSP_FAULT")
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
+        process.environment = Plugin.environment(adding: environment)
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout

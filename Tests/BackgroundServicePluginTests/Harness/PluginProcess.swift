@@ -41,6 +41,17 @@ enum Plugin {
     /// Writing to a plugin that has already exited (after `shutdown`) must not kill the tests.
     private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
+    /// The environment a test plugin runs with: the tests' own, without `BSP_FAULT`,
+    /// plus `extra`. Mutation check of this suite: `BSP_TEST_INJECT_FAULT=NAME swift
+    /// test ...` runs every plugin deliberately broken; some tests must then fail.
+    static func environment(adding extra: [String: String]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "BSP_FAULT")
+        if let fault = env.removeValue(forKey: "BSP_TEST_INJECT_FAULT"), !fault.isEmpty { env["BSP_FAULT"] = fault }
+        for (key, value) in extra { env[key] = value }
+        return env
+    }
+
     /// Runs the plugin with `arguments`, feeds it `input`, closes stdin, and collects
     /// everything until it exits; kills it after `timeout` seconds (a hang).
     static func run(_ arguments: [String] = [], input: [UInt8], environment: [String: String] = [:], timeout: Double = 30) throws -> PluginRun {
@@ -48,13 +59,7 @@ enum Plugin {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "BSP_FAULT")
-        // Mutation check of this suite: `BSP_TEST_INJECT_FAULT=NAME swift test ...` runs
-        // every script against a deliberately broken plugin; some tests must then fail.
-        if let fault = env.removeValue(forKey: "BSP_TEST_INJECT_FAULT"), !fault.isEmpty { env["BSP_FAULT"] = fault }
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
+        process.environment = Self.environment(adding: environment)
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
