@@ -71,9 +71,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PluginSoakTests",
-            dependencies: [
-                "PluginSoak", "HostCLI", "PluginHost", "HostProtocol", "HostTestSupport", "plugin-host", "background-service-plugin",
-            ]
+            dependencies: ["PluginSoak", "PluginHost", "HostProtocol", "HostTestSupport", "plugin-host", "background-service-plugin"]
         ),
         .testTarget(
             name: "HostCLITests",

@@ -18,8 +18,8 @@ package struct SoakMemory: Sendable, Hashable {
 }
 
 /// Nearest-rank percentiles of durations, in milliseconds.
-package struct Millis: Sendable {
-    package let sorted: [Double]
+struct Millis: Sendable {
+    let sorted: [Double]
 
     init(_ samples: [Double]) { sorted = samples.sorted() }
 
@@ -28,9 +28,9 @@ package struct Millis: Sendable {
         return sorted[Swift.min(sorted.count - 1, Swift.max(0, Int((q * Double(sorted.count)).rounded(.up)) - 1))]
     }
 
-    package var p50: Double { percentile(0.5) }
-    package var p99: Double { percentile(0.99) }
-    package var max: Double { sorted.last ?? 0 }
+    var p50: Double { percentile(0.5) }
+    var p99: Double { percentile(0.99) }
+    var max: Double { sorted.last ?? 0 }
     var min: Double { sorted.first ?? 0 }
 }
 

@@ -33,43 +33,43 @@ package final class SoakRunner: Sendable {
     }
 
     /// One memory sample, taken after a round.
-    package struct Sample: Sendable {
-        package let round: Int
-        package let invokes: Int
-        package let requests: Int
-        package let fuzzCases: Int
-        package let seconds: Double
-        package let plugin: SoakMemory
-        package let host: SoakMemory
-        package let hostPending: Int
+    struct Sample: Sendable {
+        let round: Int
+        let invokes: Int
+        let requests: Int
+        let fuzzCases: Int
+        let seconds: Double
+        let plugin: SoakMemory
+        let host: SoakMemory
+        let hostPending: Int
     }
 
     /// What the fault trials measured, per kind.
-    package struct FaultFigures: Sendable {
-        package let kind: FaultLatency.Kind
-        package let noticed: Millis
-        package let reaped: Millis
-        package let failures: [String]
+    struct FaultFigures: Sendable {
+        let kind: FaultLatency.Kind
+        let noticed: Millis
+        let reaped: Millis
+        let failures: [String]
     }
 
     package struct Report: Sendable {
-        package var samples: [Sample] = []
-        package var invokeMismatches = 0
-        package var firstMismatches: [String] = []
-        package var fuzzViolations = 0
-        package var firstViolations: [String] = []
-        package var hostPendingAtEnd = -1
-        package var pluginPendingAtEnd = "unknown"
-        package var leakedPluginIDs = -1
-        package var probedIDs = 0
-        package var faults: [FaultFigures] = []
-        package var error: String?
+        var samples: [Sample] = []
+        var invokeMismatches = 0
+        var firstMismatches: [String] = []
+        var fuzzViolations = 0
+        var firstViolations: [String] = []
+        var hostPendingAtEnd = -1
+        var pluginPendingAtEnd = "unknown"
+        var leakedPluginIDs = -1
+        var probedIDs = 0
+        var faults: [FaultFigures] = []
+        var error: String?
 
         /// The plugin's resident-memory growth after the warm-up, KiB.
-        package func growth(warmUpRounds: Int) -> Int { growth(warmUpRounds, \.plugin.rss) }
+        func growth(warmUpRounds: Int) -> Int { growth(warmUpRounds, \.plugin.rss) }
 
         /// The host's resident-memory growth after the warm-up, KiB.
-        package func hostGrowth(warmUpRounds: Int) -> Int { growth(warmUpRounds, \.host.rss) }
+        func hostGrowth(warmUpRounds: Int) -> Int { growth(warmUpRounds, \.host.rss) }
 
         private func growth(_ warmUpRounds: Int, _ figure: KeyPath<Sample, Int>) -> Int {
             guard samples.count > warmUpRounds, warmUpRounds > 0 else { return 0 }

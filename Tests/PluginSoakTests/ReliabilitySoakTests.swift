@@ -1,5 +1,4 @@
 import Foundation
-import HostCLI
 import HostProtocol
 import HostTestSupport
 import PluginHost
@@ -59,18 +58,18 @@ struct ReliabilitySoakTests {
         report.hostPendingAtEnd = 0
         report.leakedPluginIDs = 0
         #expect(report.growth(warmUpRounds: 2) == 500)
-        #expect(SoakCommand.judge(report, settings).isEmpty, "growth during the warm-up does not count")
+        #expect(SoakRunner.judge(report, settings).isEmpty, "growth during the warm-up does not count")
         report.samples.append(sample(5, plugin: 10100))
-        #expect(SoakCommand.judge(report, settings) == ["plugin VmRSS grew by 1100 KiB after the warm-up (limit 1024 KiB)"])
+        #expect(SoakRunner.judge(report, settings) == ["plugin VmRSS grew by 1100 KiB after the warm-up (limit 1024 KiB)"])
         report.samples.removeLast()
         report.samples.append(sample(5, plugin: 9000, host: 2000))
-        #expect(SoakCommand.judge(report, settings) == ["host VmRSS grew by 1900 KiB after the warm-up (limit 1024 KiB)"])
+        #expect(SoakRunner.judge(report, settings) == ["host VmRSS grew by 1900 KiB after the warm-up (limit 1024 KiB)"])
         report.samples.removeLast()
         report.error = "the host's pending table still holds 3 calls"
-        #expect(SoakCommand.judge(report, settings) == ["the host's pending table still holds 3 calls"])
+        #expect(SoakRunner.judge(report, settings) == ["the host's pending table still holds 3 calls"])
         report.error = nil
         report.faults = [.init(kind: .sigkill, noticed: Millis([1, 2, 150]), reaped: Millis([1, 2, 150]), failures: [])]
-        #expect(SoakCommand.judge(report, settings) == ["fault sigkill: p99 150.0 ms over the 100 ms budget"])
+        #expect(SoakRunner.judge(report, settings) == ["fault sigkill: p99 150.0 ms over the 100 ms budget"])
     }
 
     @Test(arguments: [
