@@ -11,6 +11,12 @@ import PackageDescription
 //   PluginHost ← PluginConformance, PluginFuzzing, PluginBench
 //   PluginFuzzing, PluginBench ← PluginSoak
 //   all of them ← HostCLI ← plugin-host
+
+// What a test target needs to run `plugin-host` and the plugin it spawns.
+let runsPluginHost: [Target.Dependency] = [
+    "HostProtocol", "HostTestSupport", "plugin-host", "background-service-plugin",
+]
+
 let package = Package(
     name: "BackgroundServiceBridge",
     platforms: [.macOS(.v15)],
@@ -36,7 +42,9 @@ let package = Package(
         .target(name: "PluginSoak", dependencies: ["PluginFuzzing", "PluginBench", "PluginHost", "HostProtocol"]),
         .target(
             name: "HostCLI",
-            dependencies: ["PluginConformance", "PluginFuzzing", "PluginBench", "PluginSoak", "PluginHost", "HostProtocol"]
+            dependencies: [
+                "PluginConformance", "PluginFuzzing", "PluginBench", "PluginSoak", "PluginHost", "HostProtocol",
+            ]
         ),
         .executableTarget(name: "background-service-plugin", dependencies: ["BackgroundServicePlugin"]),
         // The host depends on the plugin's executable target only so that
@@ -53,30 +61,13 @@ let package = Package(
         ),
         .testTarget(
             name: "PluginHostTests",
-            // PluginSoak for `FaultLatency.waitUntilStopped` only (ProcessFaultTests).
-            dependencies: ["PluginHost", "HostProtocol", "HostTestSupport", "PluginSoak", "background-service-plugin"]
+            // PluginSoak for `FaultLatency` and `SoakMemory` (the process-fault tests).
+            dependencies: ["PluginHost", "HostProtocol", "PluginSoak", "HostTestSupport", "background-service-plugin"]
         ),
-        .testTarget(
-            name: "PluginConformanceTests",
-            dependencies: [
-                "PluginConformance", "PluginHost", "HostProtocol", "HostTestSupport", "plugin-host",
-                "background-service-plugin",
-            ]
-        ),
-        .testTarget(
-            name: "PluginFuzzingTests",
-            dependencies: [
-                "PluginFuzzing", "PluginHost", "HostProtocol", "HostTestSupport", "plugin-host", "background-service-plugin",
-            ]
-        ),
-        .testTarget(
-            name: "PluginSoakTests",
-            dependencies: ["PluginSoak", "PluginHost", "HostProtocol", "HostTestSupport", "plugin-host", "background-service-plugin"]
-        ),
-        .testTarget(
-            name: "HostCLITests",
-            dependencies: ["HostProtocol", "HostTestSupport", "plugin-host", "background-service-plugin"]
-        ),
+        .testTarget(name: "PluginConformanceTests", dependencies: ["PluginConformance", "PluginHost"] + runsPluginHost),
+        .testTarget(name: "PluginFuzzingTests", dependencies: ["PluginFuzzing", "PluginHost"] + runsPluginHost),
+        .testTarget(name: "PluginSoakTests", dependencies: ["PluginSoak", "PluginHost"] + runsPluginHost),
+        .testTarget(name: "HostCLITests", dependencies: runsPluginHost),
     ],
     swiftLanguageModes: [.v6]
 )
