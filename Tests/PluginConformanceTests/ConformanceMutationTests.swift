@@ -1,0 +1,74 @@
+import Foundation
+import HostProtocol
+import HostTestSupport
+import PluginHost
+import Testing
+
+@testable import PluginConformance
+
+/// Proof that the checks can fail: the suite against each `BSP_FAULT` mutant.
+@Suite("conformance mutation score")
+struct ConformanceMutationTests {
+    /// The fault names the plugin binary knows, from its usage error for an unknown one.
+    func knownFaults() async throws -> Set<String> {
+        let listing = try await onThread { () -> String in
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Binaries.plugin)
+            p.environment = ProcessInfo.processInfo.environment.merging(["BSP_FAULT": "no-such-fault"]) { $1 }
+            let err = Pipe()
+            p.standardError = err
+            p.standardOutput = FileHandle.nullDevice
+            p.standardInput = FileHandle.nullDevice
+            try p.run()
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            p.waitUntilExit()
+            #expect(p.terminationStatus == 64)
+            return String(decoding: data, as: UTF8.self)
+        }
+        let line = try #require(listing.split(separator: "\n").first { $0.contains("known: ") })
+        let names = line[line.range(of: "known: ")!.upperBound...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return Set(names)
+    }
+
+    @Test func everyFaultIsClassified() async throws {
+        let known = try await knownFaults()
+        let mutants = Set(ConformanceMutants.all.map(\.fault))
+        #expect(known.count >= 24)
+        #expect(mutants.union(ConformanceMutants.hostFaults) == known, "unclassified: \(known.subtracting(mutants).subtracting(ConformanceMutants.hostFaults)); unknown: \(mutants.union(ConformanceMutants.hostFaults).subtracting(known))")
+        #expect(mutants.isDisjoint(with: ConformanceMutants.hostFaults))
+        for m in ConformanceMutants.all {
+            #expect(!m.checks.isEmpty)
+            for name in m.checks { #expect(ConformanceCatalogue.named(name) != nil, "\(m.fault) names unknown check \(name)") }
+        }
+    }
+
+    /// Runs the whole catalogue (each check under its first profile) once per
+    /// mutant; every listed check must fail, with a reason and the replies that
+    /// differ. Prints the score.
+    @Test func everyMutantIsCaught() async throws {
+        var caught = 0
+        var lines: [String] = []
+        for mutant in ConformanceMutants.all {
+            let outcomes = try await ConformanceHarness.run(ConformanceHarness.onePerCheck, environment: ["BSP_FAULT": mutant.fault])
+            let failed = outcomes.filter { !$0.passed }
+            var missed: [String] = []
+            for name in mutant.checks {
+                guard let o = failed.first(where: { $0.name == name }) else {
+                    missed.append(name)
+                    continue
+                }
+                // It says why: a reason, and the expected and actual replies (or a note) that differ.
+                #expect(o.reason?.isEmpty == false, "\(mutant.fault): \(name) failed without a reason")
+                let f = try #require(o.failure)
+                #expect(f.expected != f.actual || f.note != nil, "\(mutant.fault): \(name) shows no difference")
+                #expect(o.failureReport.contains("FAIL \(name)"))
+            }
+            if missed.isEmpty { caught += 1 } else { Issue.record("fault \(mutant.fault) was not caught by \(missed.joined(separator: ", "))") }
+            let first = failed.first { mutant.checks.contains($0.name) }
+            lines.append("  \(mutant.fault): \(missed.isEmpty ? "caught" : "MISSED") by \(mutant.checks.joined(separator: ", ")) (\(failed.count) of \(outcomes.count) checks failed)\(first.map { "; \($0.name): \($0.reason ?? "")" } ?? "")")
+        }
+        let total = ConformanceMutants.all.count
+        print("mutation score: \(caught)/\(total) (\(total == 0 ? 0 : caught * 100 / total)%)\n" + lines.joined(separator: "\n"))
+        #expect(caught == total)
+    }
+}
