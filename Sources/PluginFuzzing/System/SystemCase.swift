@@ -22,8 +22,13 @@ public struct SystemCase: Sendable {
         public var violations: [(step: Int, violation: Violation)]
         /// Timeline lines (time, who, what) per action.
         public var timeline: [[String]]
+        /// The races decided during each action, in order.
+        public var races: [[RaceRecord]] = []
         /// Why the run could not be completed, if it could not.
         public var error: String?
+
+        /// Every race decided, in order.
+        public var allRaces: [RaceRecord] { races.flatMap { $0 } }
 
         /// The signatures found, in order (a run failure counts as one).
         public var signatures: [String] {
@@ -39,44 +44,82 @@ public struct SystemCase: Sendable {
     /// Plays the case against the plugin, checking the invariants after every
     /// action; stops early once `target` (a signature) has been seen, if given.
     public func run(plugin: PluginProcess.Options, behaviour: HostBehaviour, stopAt target: String? = nil) -> Outcome {
-        var timeline: [[String]] = []
-        var violations: [(step: Int, violation: Violation)] = []
+        var outcome = Outcome(violations: [], timeline: [])
         let runs = scenario.runs.map { ServiceBoxed($0.service) }
         let counter = SendableCounter()
         let sim: SystemSimulation
-        do {
-            sim = try SystemSimulation(options: .init(
-                plugin: plugin, behaviour: behaviour,
-                serviceFactory: { runs[counter.next() % runs.count].service },
-                scheduleSeed: scenario.scheduleSeed, refreshBudget: SystemCase.refreshBudget))
+        do throws(SystemSimulation.SimulationError) {
+            sim = try SystemSimulation(
+                options: .init(
+                    plugin: plugin, behaviour: behaviour,
+                    serviceFactory: { runs[counter.next() % runs.count].service },
+                    races: scenario.races, blockingThreads: scenario.blockingThreads,
+                    refreshBudget: SystemCase.refreshBudget))
         } catch {
-            return Outcome(violations: [], timeline: [], error: error.description)
+            outcome.error = error.description
+            return outcome
         }
         defer { sim.close() }
         let config = scenario.config
         var checker = InvariantChecker()
-        var seen = sim.timeline.count
+        var seen = (timeline: sim.timeline.count, races: sim.raceRecords.count)
+        func record() {
+            let (all, races) = (sim.timeline, sim.raceRecords)
+            outcome.timeline.append(Self.recorded(all[seen.timeline...]))
+            outcome.races.append(Array(races[seen.races...]))
+            seen = (all.count, races.count)
+        }
         for (i, action) in actions.enumerated() {
-            do {
+            do throws(SystemSimulation.SimulationError) {
                 let budgetBefore = sim.budgetExpirations.count
-                let expired = [try perform(action, on: sim, config: config)].compactMap { $0 } + sim.budgetExpirations[budgetBefore...]
+                let expired =
+                    [try perform(action, on: sim, config: config)].compactMap { $0 }
+                    + sim.budgetExpirations[budgetBefore...]
                 let state = try sim.pluginState()
                 let status = try sim.hostValue { await $0.status }
-                let waits = sim.client.connection.pendingCalls.filter { $0.method == WaitForCancel.name }.map(\.id)
-                let found = checker.check(plugin: state, status: status, hostWaits: waits, serviceEvents: sim.serviceEventsSoFar, expired: expired)
-                let all = sim.timeline
-                timeline.append(Self.recorded(all[seen...]))
-                seen = all.count
-                for v in found.sorted(by: { $0.invariant < $1.invariant }) where !violations.contains(where: { $0.violation.signature == v.signature }) {
-                    violations.append((i, v))
+                let found = checker.check(
+                    plugin: state, status: status, bridge: sim.manager.bridgeSnapshot,
+                    serviceEvents: sim.serviceEventsSoFar, expired: expired)
+                record()
+                for v in found.sorted(by: { $0.invariant < $1.invariant })
+                where !outcome.violations.contains(where: { $0.violation.signature == v.signature }) {
+                    outcome.violations.append((i, v))
                 }
-                if let target, violations.contains(where: { $0.violation.signature == target }) { break }
+                if let target, outcome.violations.contains(where: { $0.violation.signature == target }) { break }
             } catch {
-                timeline.append(Self.recorded(sim.timeline[seen...]))
-                return Outcome(violations: violations, timeline: timeline, error: error.description)
+                record()
+                outcome.error = error.description
+                return outcome
             }
         }
-        return Outcome(violations: violations, timeline: timeline, error: nil)
+        return outcome
+    }
+
+    /// Variants one change simpler, to try while shrinking: one race order put back
+    /// to the first-named side, or tokio's default pool instead of a smaller one.
+    public func simplerVariants() -> [SystemCase] {
+        var variants: [SystemCase] = []
+        for (race, sides) in scenario.races.choices.sorted(by: { $0.key < $1.key }) {
+            for (i, side) in sides.enumerated() where side == .second {
+                var c = self
+                c.scenario.races.choices[race]?[i] = .first
+                variants.append(c)
+            }
+        }
+        if scenario.blockingThreads < BlockingPool.tokioDefault {
+            var c = self
+            c.scenario.blockingThreads = BlockingPool.tokioDefault
+            variants.append(c)
+        }
+        return variants
+    }
+
+    /// This case with the races decided as they were in `outcome` (and the
+    /// first-named side for any race beyond them): it replays exactly.
+    public func frozen(_ outcome: Outcome) -> SystemCase {
+        var c = self
+        c.scenario.races = RacePlan(frozen: outcome.allRaces)
+        return c
     }
 
     /// Lines that are a function of the steps: protocol traffic, events and the

@@ -97,9 +97,11 @@ public final class SystemFuzzer: Sendable {
     /// Delta debugging over the actions, then simpler times and services.
     func shrink(_ original: SystemCase, signature: String, seed: UInt64) -> Finding {
         var attempts = 0
-        var current = original
-        // Actions after the step where it first broke do not matter.
-        if let step = original.run(plugin: configuration.plugin, behaviour: configuration.behaviour, stopAt: signature).first(signature)?.step {
+        // The races keep the orders they were drawn with; actions after the step where
+        // it first broke do not matter.
+        let first = original.run(plugin: configuration.plugin, behaviour: configuration.behaviour, stopAt: signature)
+        var current = original.frozen(first)
+        if let step = first.first(signature)?.step {
             current.actions = Array(current.actions.prefix(step + 1))
         }
         /// The step where the candidate first breaks the same invariant for the same cause, if it does.
@@ -125,17 +127,22 @@ public final class SystemFuzzer: Sendable {
                 }
             }
         }
-        // Fewer and simpler services, and the default schedule.
+        // Fewer services, then each race order that is not needed back to the first-named
+        // side, and tokio's own pool size when a smaller one is not needed.
         while current.scenario.runs.count > 1, attempts < 600 {
             var candidate = current
             candidate.scenario.runs.removeLast()
             guard fails(candidate) else { break }
             current = candidate
         }
-        if current.scenario.scheduleSeed != nil, attempts < 600 {
-            var candidate = current
-            candidate.scenario.scheduleSeed = nil
-            if fails(candidate) { current = candidate }
+        var simplified = true
+        while simplified, attempts < 600 {
+            simplified = false
+            for candidate in current.simplerVariants() where attempts < 600 && fails(candidate) {
+                current = candidate
+                simplified = true
+                break
+            }
         }
         // The violation may now come earlier: nothing after it matters.
         if let step = failingStep(current), step + 1 < current.actions.count {
@@ -144,6 +151,7 @@ public final class SystemFuzzer: Sendable {
             if fails(candidate) { current = candidate }
         }
         let outcome = current.run(plugin: configuration.plugin, behaviour: configuration.behaviour, stopAt: signature)
+        current = current.frozen(outcome)
         return Finding(signature: signature, caseSeed: seed, originalSteps: original.actions.count, systemCase: current, outcome: outcome, shrinkAttempts: attempts)
     }
 }

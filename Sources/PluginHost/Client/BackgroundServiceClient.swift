@@ -40,9 +40,10 @@ public struct BackgroundServiceClient: Sendable {
         connection = try PluginConnection(plugin: plugin, options: options)
     }
 
-    /// `startKeepalive`: store the config and schedule both tasks.
+    /// `startKeepalive`: store the config and schedule both tasks (params as the Rust
+    /// side writes them, ``StartKeepaliveConfig/wireParams``).
     public func startKeepalive(_ config: StartKeepaliveConfig) async throws(HostError) {
-        _ = try await connection.call(StartKeepalive.self, config.params)
+        _ = try await connection.call(method: StartKeepalive.name, params: config.wireParams)
     }
 
     /// `startKeepalive` with raw params (only the fields given).

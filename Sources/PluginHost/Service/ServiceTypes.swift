@@ -31,12 +31,17 @@ public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     case notRunning
     /// `startKeepalive` failed; the start was rolled back.
     case keepaliveFailed(HostError)
+    /// The start's `foregroundServiceType` is not one of ``ForegroundServiceType/allowed``;
+    /// refused before anything changed and before any plugin call.
+    case invalidForegroundServiceType(String)
 
     public var description: String {
         switch self {
         case .alreadyRunning: "already running"
         case .notRunning: "not running"
         case .keepaliveFailed(let e): "startKeepalive failed: \(e.description)"
+        case .invalidForegroundServiceType(let t):
+            "invalid foregroundServiceType \"\(t)\" (valid: \(ForegroundServiceType.allowed.joined(separator: ", ")))"
         }
     }
 }
@@ -77,7 +82,12 @@ public enum ServiceEvent: Sendable, Hashable {
     case completionCallback(generation: UInt64, success: Bool)
     case completionSkipped(generation: UInt64)
     case listenerArmed(generation: UInt64)
+    /// Every blocking-pool thread is busy: the listener's `waitForCancel` waits for one.
+    case listenerQueued(generation: UInt64, busy: Int)
     case listenerFinished(generation: UInt64, outcome: String)
+    /// A `waitForCancel` whose listener had given up (timed out) was answered: its
+    /// thread is free again, and nobody acts on the answer.
+    case abandonedWaitAnswered(generation: UInt64, outcome: String)
     case stopRequested(StopOrigin)
     case stopIgnored(StopOrigin, reason: String)
     case stopFailed(StopOrigin, error: String)
@@ -85,4 +95,20 @@ public enum ServiceEvent: Sendable, Hashable {
     case keepaliveReleased(generation: UInt64)
     /// Everything the end of a run causes is done (callback, keepalive release).
     case runFinished(generation: UInt64)
+}
+
+/// The Rust side's threads as they stand: blocking bridge calls waiting for their
+/// answer, closures queued for a blocking-pool thread, and the cancel listeners
+/// still within their timeout. What the system invariants are checked against.
+public struct BridgeSnapshot: Sendable, Hashable {
+    /// Blocking calls whose answer has not come, oldest first.
+    public var calls: [TauriBridge.Call]
+    /// Runs whose `waitForCancel` waits for a blocking-pool thread, oldest first.
+    public var queued: [UInt64]
+    /// The blocking pool's size.
+    public var poolCapacity: Int
+    /// Blocking-pool threads in use.
+    public var poolBusy: Int
+    /// Runs whose cancel listener still waits for its `waitForCancel` (not timed out, not answered).
+    public var listening: [UInt64]
 }

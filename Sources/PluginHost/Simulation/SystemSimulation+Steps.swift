@@ -70,12 +70,14 @@ extension SystemSimulation {
         try call(PluginStateMethod.self, EmptyParams(), origin: .harness)
     }
 
-    /// Runs host jobs until none is runnable and no request is unanswered.
+    /// Runs host jobs until none is runnable, no request is unanswered and no side
+    /// of a race waits at its gate.
     ///
     /// Between two jobs it waits until every answer to what the last job wrote has
     /// arrived, then runs those completions in arrival order (each resumes its task,
     /// which queues its next job): the order of jobs depends on nothing but the
-    /// order of messages.
+    /// order of messages. When nothing else can run, a side of a race that waits
+    /// for a partner who is not coming goes (oldest first).
     public func runUntilIdle() throws(SimulationError) {
         while true {
             try waitUntilAnswered()
@@ -84,7 +86,7 @@ extension SystemSimulation {
                 return s.deliveries
             }
             for completion in ready { completion() }
-            if ready.isEmpty, !executor.runNext() { return }
+            if ready.isEmpty, !executor.runNext(), !races.releaseOne() { return }
         }
     }
 

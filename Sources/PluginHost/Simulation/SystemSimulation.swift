@@ -6,12 +6,15 @@ import Synchronization
 /// timeline, driven step by step from one thread, so that a run is a pure
 /// function of its steps.
 ///
-/// Host work runs on a ``ManualExecutor`` that this object drains; after each
-/// host job it waits until every request that job wrote has been answered (the
-/// plugin answers everything but `waitForCancel` at once under the virtual
-/// clock), so host jobs, requests, replies and events interleave the same way
-/// every time. Time moves only through ``advance(by:)``, which steps host and
-/// plugin clocks together from one due time to the next.
+/// Host work runs on a ``ManualExecutor`` that this object drains, oldest job
+/// first; after each host job it waits until every request that job wrote has
+/// been answered (the plugin answers everything but `waitForCancel` at once under
+/// the virtual clock), so host jobs, requests, replies and events interleave the
+/// same way every time. Where the real Rust side's order depends on thread
+/// scheduling (``Race``), the ``RacePlan`` decides, and each decision is recorded
+/// (``raceRecords``, and a timeline note). Time moves only through
+/// ``advance(by:)``, which steps host and plugin clocks together from one due
+/// time to the next.
 ///
 /// ```swift
 /// let sim = try SystemSimulation(options: .init(plugin: .init(executable: path),
@@ -35,20 +38,28 @@ public final class SystemSimulation: @unchecked Sendable {
         public var serviceFactory: @Sendable () -> any BackgroundService
         /// Wall-clock limit for the plugin to answer a request before the run is declared hung.
         public var answerTimeout: Duration
-        /// The order host jobs run in: nil for oldest first, else drawn from this seed.
-        public var scheduleSeed: UInt64?
+        /// How the races the Rust side meets are decided (default: the first-named side).
+        public var races: RacePlan
+        /// The Rust side's blocking pool size (tokio's default 512).
+        public var blockingThreads: Int
         /// When set, the emulated OS expires an app-refresh task this long after its
         /// launch if it is still running, as iOS does (about 30 s).
         public var refreshBudget: VirtualTime?
 
         /// Creates options.
-        public init(plugin: PluginProcess.Options, behaviour: HostBehaviour = .seed, serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10), scheduleSeed: UInt64? = nil, refreshBudget: VirtualTime? = nil) {
+        public init(
+            plugin: PluginProcess.Options, behaviour: HostBehaviour = .seed,
+            serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10),
+            races: RacePlan = RacePlan(), blockingThreads: Int = BlockingPool.tokioDefault,
+            refreshBudget: VirtualTime? = nil
+        ) {
             self.refreshBudget = refreshBudget
             self.plugin = plugin
             self.behaviour = behaviour
             self.serviceFactory = serviceFactory
             self.answerTimeout = answerTimeout
-            self.scheduleSeed = scheduleSeed
+            self.races = races
+            self.blockingThreads = blockingThreads
         }
     }
 
@@ -85,6 +96,7 @@ public final class SystemSimulation: @unchecked Sendable {
     public let clock = VirtualHostClock()
     public let client: BackgroundServiceClient
     public let manager: ServiceManager
+    let races: SimulationRaces
     /// What the plugin said about itself.
     public private(set) var info: Initialize.Result!
     let shared = Mutex(Shared())
@@ -98,7 +110,7 @@ public final class SystemSimulation: @unchecked Sendable {
     /// Starts the plugin, the manager and a session with events on.
     public init(options: Options) throws(SimulationError) {
         self.options = options
-        executor = ManualExecutor(scheduleSeed: options.scheduleSeed)
+        executor = ManualExecutor()
         let relay = TapRelay()
         do {
             client = try BackgroundServiceClient(
@@ -109,22 +121,20 @@ public final class SystemSimulation: @unchecked Sendable {
         } catch {
             throw .host(error)
         }
-        let clock = self.clock
-        let executor = self.executor
-        let events = Mutex<[ServiceEvent]>([])
-        _ = events
         let sink = ServiceEventSink()
+        races = SimulationRaces(plan: options.races) { sink.note($0.description) }
         manager = ServiceManager(
             client: client, factory: options.serviceFactory,
             configuration: .init(
                 behaviour: options.behaviour, clock: clock, executor: executor,
-                onEvent: { sink.forward($0) }, log: { sink.log($0) }))
+                onEvent: { sink.forward($0) }, log: { sink.note("log: \($0)") },
+                blockingThreads: options.blockingThreads, races: races))
         relay.target = { [weak self] in self?.tapped($0) }
         relay.handoffTarget = { [weak self] id, completion in
             if let self { self.arrived(id, completion) } else { completion() }
         }
         sink.target = { [weak self] in self?.append(.service($0)) }
-        sink.logTarget = { [weak self] in self?.append(.note("log: \($0)")) }
+        sink.noteTarget = { [weak self] in self?.append(.note($0)) }
         info = try call(Initialize.self, .init(events: true), origin: .harness)
     }
 
@@ -145,6 +155,9 @@ public final class SystemSimulation: @unchecked Sendable {
             return s.events
         }
     }
+
+    /// Every race decided so far, in order.
+    public var raceRecords: [RaceRecord] { races.records }
 
     /// The service manager's steps so far, in order.
     public var serviceEventsSoFar: [ServiceEvent] {
@@ -169,7 +182,7 @@ public final class SystemSimulation: @unchecked Sendable {
             }
             for completion in ready { completion() }
             clock.cancelAllSleepers()
-            if ready.isEmpty, !executor.runNext() { break }
+            if ready.isEmpty, !executor.runNext(), !races.releaseOne() { break }
         }
         return status
     }

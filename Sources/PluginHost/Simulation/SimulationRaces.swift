@@ -1,0 +1,129 @@
+import Synchronization
+
+/// The simulation's ``RaceArbiter``: each side of a race waits at its gate until
+/// the other side arrives too (the race is contested: the ``RacePlan`` decides who
+/// goes first, and the decision is recorded) or until the system is otherwise idle
+/// (the other side is not coming at this instant: nothing to decide, nothing
+/// recorded). A side that arrives after the other has passed goes at once.
+///
+/// ```swift
+/// let races = SimulationRaces(plan: RacePlan(seed: 7)) { record in print(record) }
+/// ```
+final class SimulationRaces: RaceArbiter {
+    private enum Gate {
+        /// Waiting: for the other side to arrive (`afterPartner` false), or to pass.
+        case parked(CheckedContinuation<Void, Never>, sequence: UInt64, afterPartner: Bool)
+        case going
+        case passed
+    }
+
+    private struct Key: Hashable {
+        let race: Race
+        let run: UInt64
+    }
+
+    private struct State {
+        var drawer: RaceDrawer
+        var gates: [Key: [Race.Side: Gate]] = [:]
+        var records: [RaceRecord] = []
+        var sequence: UInt64 = 0
+    }
+
+    private let state: Mutex<State>
+    private let decided: @Sendable (RaceRecord) -> Void
+
+    /// Decides by `plan`; `decided` sees each decision as it is made.
+    init(plan: RacePlan, decided: @escaping @Sendable (RaceRecord) -> Void) {
+        state = Mutex(State(drawer: RaceDrawer(plan)))
+        self.decided = decided
+    }
+
+    /// Every decision so far, in order.
+    var records: [RaceRecord] { state.withLock { $0.records } }
+
+    func arrive(_ race: Race, _ side: Race.Side, run: UInt64) async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let (go, record) = state.withLock { s -> (CheckedContinuation<Void, Never>?, RaceRecord?) in
+                let key = Key(race: race, run: run)
+                var gate = s.gates[key] ?? [:]
+                s.sequence += 1
+                defer { s.gates[key] = gate }
+                switch gate[side.other] {
+                case .passed?:
+                    gate[side] = .going
+                    return (c, nil)
+                case .going?:
+                    gate[side] = .parked(c, sequence: s.sequence, afterPartner: true)
+                    return (nil, nil)
+                case .parked(let other, let sequence, _)?:
+                    let first = s.drawer.next(race)
+                    let record = RaceRecord(race: race, run: run, first: first)
+                    s.records.append(record)
+                    if first == side {
+                        gate[side] = .going
+                        gate[side.other] = .parked(other, sequence: sequence, afterPartner: true)
+                        return (c, record)
+                    }
+                    gate[side.other] = .going
+                    gate[side] = .parked(c, sequence: s.sequence, afterPartner: true)
+                    return (other, record)
+                case nil:
+                    gate[side] = .parked(c, sequence: s.sequence, afterPartner: false)
+                    return (nil, nil)
+                }
+            }
+            if let record { decided(record) }
+            go?.resume()
+        }
+    }
+
+    func passed(_ race: Race, _ side: Race.Side, run: UInt64) {
+        let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            let key = Key(race: race, run: run)
+            var gate = s.gates[key] ?? [:]
+            gate[side] = .passed
+            var next: CheckedContinuation<Void, Never>?
+            if case .parked(let other, _, _)? = gate[side.other] {
+                gate[side.other] = .going
+                next = other
+            }
+            if case .passed? = gate[side.other] { s.gates[key] = nil } else { s.gates[key] = gate }
+            return next
+        }
+        next?.resume()
+    }
+
+    /// Decides a race that needs no gate (both sides are known to be ready).
+    func choose(_ race: Race, run: UInt64?) -> Race.Side {
+        let record = state.withLock { s in
+            let r = RaceRecord(race: race, run: run, first: s.drawer.next(race))
+            s.records.append(r)
+            return r
+        }
+        decided(record)
+        return record.first
+    }
+
+    /// The system is idle: lets the oldest side that waits for a partner who is not
+    /// coming go (or, should a side wait for one that cannot pass, that one). False
+    /// when no side waits.
+    func releaseOne() -> Bool {
+        let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
+            var best: (key: Key, side: Race.Side, sequence: UInt64, afterPartner: Bool)?
+            for (key, gate) in s.gates {
+                for (side, g) in gate {
+                    guard case .parked(_, let sequence, let afterPartner) = g else { continue }
+                    if let b = best, (b.afterPartner ? 1 : 0, b.sequence) <= (afterPartner ? 1 : 0, sequence) {
+                        continue
+                    }
+                    best = (key, side, sequence, afterPartner)
+                }
+            }
+            guard let best, case .parked(let c, _, _)? = s.gates[best.key]?[best.side] else { return nil }
+            s.gates[best.key]?[best.side] = .going
+            return c
+        }
+        next?.resume()
+        return next != nil
+    }
+}
