@@ -114,6 +114,25 @@ public struct SystemCase: Sendable {
         return variants
     }
 
+    /// An action and the race orders decided while it was played: what shrinking
+    /// keeps or drops together.
+    public struct Step: Sendable, Hashable {
+        public var action: SystemAction
+        public var races: [RaceRecord]
+    }
+
+    /// The actions with the races each decided in `outcome`.
+    public func steps(_ outcome: Outcome) -> [Step] {
+        actions.enumerated().map { i, a in Step(action: a, races: i < outcome.races.count ? outcome.races[i] : []) }
+    }
+
+    /// This case's scenario with `steps`: their actions, and their races decided in the same orders.
+    public func with(steps: [Step]) -> SystemCase {
+        var c = SystemCase(scenario: scenario, actions: steps.map(\.action))
+        c.scenario.races = RacePlan(frozen: steps.flatMap(\.races))
+        return c
+    }
+
     /// This case with the races decided as they were in `outcome` (and the
     /// first-named side for any race beyond them): it replays exactly.
     public func frozen(_ outcome: Outcome) -> SystemCase {

@@ -82,6 +82,7 @@ public final class SystemFuzzer: Sendable {
                 return (s.cases, s.steps, s.findings.count)
             }
             progress.update(cases: totals.0, steps: totals.1, findings: totals.2, states: nil)
+            let seenAt = Date().timeIntervalSince(start)
             for signature in outcome.signatures where state.withLock({ $0.findings[signature] == nil }) {
                 let finding = shrink(c, signature: signature, seed: seed)
                 let isNew = state.withLock { s in
@@ -89,7 +90,7 @@ public final class SystemFuzzer: Sendable {
                     s.findings[signature] = finding
                     return true
                 }
-                if isNew { progress.finding(signature, seed: seed) }
+                if isNew { progress.finding(signature, seed: seed, after: seenAt) }
             }
         }
     }
@@ -100,21 +101,20 @@ public final class SystemFuzzer: Sendable {
         // The races keep the orders they were drawn with; actions after the step where
         // it first broke do not matter.
         let first = original.run(plugin: configuration.plugin, behaviour: configuration.behaviour, stopAt: signature)
-        var current = original.frozen(first)
-        if let step = first.first(signature)?.step {
-            current.actions = Array(current.actions.prefix(step + 1))
-        }
+        var steps = original.steps(first)
+        if let step = first.first(signature)?.step { steps = Array(steps.prefix(step + 1)) }
+        var current = original.with(steps: steps)
         /// The step where the candidate first breaks the same invariant for the same cause, if it does.
         func failingStep(_ c: SystemCase) -> Int? {
             attempts += 1
             return c.run(plugin: configuration.plugin, behaviour: configuration.behaviour, stopAt: signature).first(signature)?.step
         }
         func fails(_ c: SystemCase) -> Bool { failingStep(c) != nil }
-        let scenario = current.scenario
+        // Each action keeps the race orders decided during it.
+        let base = current
         var ddminAttempts = 0
-        current.actions = DeltaDebugging.minimize(current.actions, budget: 400, attempts: &ddminAttempts) { actions in
-            fails(SystemCase(scenario: scenario, actions: actions))
-        }
+        steps = DeltaDebugging.minimize(steps, budget: 400, attempts: &ddminAttempts) { fails(base.with(steps: $0)) }
+        current = base.with(steps: steps)
         // Simpler times: each advance halved, or made a whole number of seconds, while it still fails.
         for i in current.actions.indices {
             guard case .advance(let t) = current.actions[i] else { continue }
