@@ -24,6 +24,8 @@ public struct SystemCase: Sendable {
         public var timeline: [[String]]
         /// The races decided during each action, in order.
         public var races: [[RaceRecord]] = []
+        /// Which of the scenario's runs each start during each action got.
+        public var services: [[Int]] = []
         /// Why the run could not be completed, if it could not.
         public var error: String?
 
@@ -46,13 +48,20 @@ public struct SystemCase: Sendable {
     public func run(plugin: PluginProcess.Options, behaviour: HostBehaviour, stopAt target: String? = nil) -> Outcome {
         var outcome = Outcome(violations: [], timeline: [])
         let runs = scenario.runs.map { ServiceBoxed($0.service) }
-        let counter = SendableCounter()
+        let handedOut = Mutex<[Int]>([])
+        let scenario = self.scenario
         let sim: SystemSimulation
         do throws(SystemSimulation.SimulationError) {
             sim = try SystemSimulation(
                 options: .init(
                     plugin: plugin, behaviour: behaviour,
-                    serviceFactory: { runs[counter.next() % runs.count].service },
+                    serviceFactory: {
+                        let index = handedOut.withLock { list in
+                            list.append(scenario.runIndex(start: list.count))
+                            return list[list.count - 1]
+                        }
+                        return runs[index].service
+                    },
                     races: scenario.races, blockingThreads: scenario.blockingThreads,
                     refreshBudget: SystemCase.refreshBudget))
         } catch {
@@ -62,12 +71,13 @@ public struct SystemCase: Sendable {
         defer { sim.close() }
         let config = scenario.config
         var checker = InvariantChecker()
-        var seen = (timeline: sim.timeline.count, races: sim.raceRecords.count)
+        var seen = (timeline: sim.timeline.count, races: sim.raceRecords.count, services: 0)
         func record() {
-            let (all, races) = (sim.timeline, sim.raceRecords)
+            let (all, races, services) = (sim.timeline, sim.raceRecords, handedOut.withLock { $0 })
             outcome.timeline.append(Self.recorded(all[seen.timeline...]))
             outcome.races.append(Array(races[seen.races...]))
-            seen = (all.count, races.count)
+            outcome.services.append(Array(services[seen.services...]))
+            seen = (all.count, races.count, services.count)
         }
         for (i, action) in actions.enumerated() {
             do throws(SystemSimulation.SimulationError) {
@@ -114,22 +124,35 @@ public struct SystemCase: Sendable {
         return variants
     }
 
-    /// An action and the race orders decided while it was played: what shrinking
-    /// keeps or drops together.
+    /// An action, the race orders decided while it was played and the runs its starts
+    /// got: what shrinking keeps or drops together.
     public struct Step: Sendable, Hashable {
         public var action: SystemAction
         public var races: [RaceRecord]
+        public var services: [Int]
     }
 
-    /// The actions with the races each decided in `outcome`.
+    /// The actions with the races each decided and the runs each started in `outcome`.
     public func steps(_ outcome: Outcome) -> [Step] {
-        actions.enumerated().map { i, a in Step(action: a, races: i < outcome.races.count ? outcome.races[i] : []) }
+        actions.enumerated().map { i, a in
+            Step(
+                action: a, races: i < outcome.races.count ? outcome.races[i] : [],
+                services: i < outcome.services.count ? outcome.services[i] : [])
+        }
     }
 
-    /// This case's scenario with `steps`: their actions, and their races decided in the same orders.
+    /// This case's scenario with `steps`: their actions, their races decided in the same
+    /// orders, each start with the same service (the runs no start uses left out).
     public func with(steps: [Step]) -> SystemCase {
         var c = SystemCase(scenario: scenario, actions: steps.map(\.action))
         c.scenario.races = RacePlan(frozen: steps.flatMap(\.races))
+        let used = steps.flatMap(\.services)
+        var kept: [Int] = []
+        for i in used where !kept.contains(i) { kept.append(i) }
+        if !kept.isEmpty {
+            c.scenario.runs = kept.map { scenario.runs[$0] }
+            c.scenario.serviceOrder = used.map { kept.firstIndex(of: $0)! }
+        }
         return c
     }
 
@@ -181,15 +204,4 @@ public struct SystemCase: Sendable {
 struct ServiceBoxed: Sendable {
     let service: any BackgroundService
     init(_ s: any BackgroundService) { service = s }
-}
-
-/// A thread-safe counter.
-final class SendableCounter: Sendable {
-    private let value = Mutex(0)
-    func next() -> Int {
-        value.withLock { v in
-            defer { v += 1 }
-            return v
-        }
-    }
 }

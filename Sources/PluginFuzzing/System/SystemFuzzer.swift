@@ -127,14 +127,8 @@ public final class SystemFuzzer: Sendable {
                 }
             }
         }
-        // Fewer services, then each race order that is not needed back to the first-named
-        // side, and tokio's own pool size when a smaller one is not needed.
-        while current.scenario.runs.count > 1, attempts < 600 {
-            var candidate = current
-            candidate.scenario.runs.removeLast()
-            guard fails(candidate) else { break }
-            current = candidate
-        }
+        // Each race order that is not needed back to the first-named side, and tokio's own
+        // pool size when a smaller one is not needed.
         var simplified = true
         while simplified, attempts < 600 {
             simplified = false

@@ -56,6 +56,15 @@ public struct SystemScenario: Sendable, Hashable {
     public var blockingThreads: Int
     /// How the races are decided: drawn from a seed, or (in a trace) the recorded orders.
     public var races: RacePlan
+    /// Which of `runs` each start gets, in order; past its end (or without it) the starts
+    /// cycle through `runs`. A shrunk trace fixes it, so that each start keeps its service.
+    public var serviceOrder: [Int]?
+
+    /// The run the `n`th start (from 0) gets.
+    func runIndex(start n: Int) -> Int {
+        if let order = serviceOrder, n < order.count { return order[n] }
+        return n % runs.count
+    }
 
     var config: StartKeepaliveConfig {
         var c = StartKeepaliveConfig()
@@ -77,12 +86,14 @@ public struct SystemScenario: Sendable, Hashable {
                 "seed": races.seed.map { .number(JSONNumber(literal: String($0))!) } ?? .null,
                 "orders": .object(races.orders.mapValues { .array($0.map { .string($0) }) }),
             ],
+            "serviceOrder": serviceOrder.map { .array($0.map { .number($0) }) } ?? .null,
         ]
     }
 
     public init(
         runs: [Run], safetyTimeout: Double, processingSafetyTimeout: Double, listenerTimeout: UInt64,
-        earliestMinutes: Double, blockingThreads: Int = BlockingPool.tokioDefault, races: RacePlan = RacePlan()
+        earliestMinutes: Double, blockingThreads: Int = BlockingPool.tokioDefault, races: RacePlan = RacePlan(),
+        serviceOrder: [Int]? = nil
     ) {
         self.runs = runs
         self.safetyTimeout = safetyTimeout
@@ -91,6 +102,7 @@ public struct SystemScenario: Sendable, Hashable {
         self.earliestMinutes = earliestMinutes
         self.blockingThreads = blockingThreads
         self.races = races
+        self.serviceOrder = serviceOrder
     }
 
     public init?(json: JSONValue) {
@@ -106,8 +118,10 @@ public struct SystemScenario: Sendable, Hashable {
             orders[race] = list.arrayValue?.compactMap(\.stringValue) ?? []
         }
         guard let plan = RacePlan(orders: orders, seed: r["seed"].flatMap { UInt64($0.description) }) else { return nil }
+        let order = json["serviceOrder"]?.arrayValue?.map { $0.doubleValue.flatMap { Int(exactly: $0) } ?? -1 }
+        guard !runs.isEmpty, order?.allSatisfy({ runs.indices.contains($0) }) ?? true else { return nil }
         self.init(
             runs: runs, safetyTimeout: s, processingSafetyTimeout: p, listenerTimeout: l, earliestMinutes: e,
-            blockingThreads: threads, races: plan)
+            blockingThreads: threads, races: plan, serviceOrder: order)
     }
 }

@@ -9,6 +9,7 @@ import HostProtocol
 /// config.iosSafetyTimeoutSecs = 20
 /// try await client.startKeepalive(config)
 /// ```
+// Departs: the iOS fields come with each start, not from the plugin config read once at setup.
 public struct StartKeepaliveConfig: Sendable, Hashable {
     /// The Android notification's text (default "Service running"; sent on iOS too).
     public var label = "Service running"

@@ -14,6 +14,7 @@ import Synchronization
 /// let thread = await pool.acquire(run: 1) { /* queued: every thread is busy */ }
 /// pool.release(thread)
 /// ```
+// Departs: a thread is a task's claim on the pool, not an OS thread.
 public final class BlockingPool: Sendable {
     /// tokio's default `max_blocking_threads`.
     public static let tokioDefault = 512

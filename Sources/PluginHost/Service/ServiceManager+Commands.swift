@@ -103,6 +103,8 @@ extension ServiceManager {
         }
         token = nil
         current.cancel()
+        // Departs: the service's Swift task is cancelled too, so that a sleeping service wakes
+        // as one that selects on `shutdown.cancelled()` does.
         serviceWork?.cancel()
         state = .stopped
         lastError = nil

@@ -106,6 +106,9 @@ public actor ServiceManager {
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
+    // Departs: IsRunning and GetState are read directly, not queued behind the command in
+    // progress (the simulation reads them only when idle, where the answers are the same).
+
     /// `IsRunning`: whether a run holds the token.
     public var isRunning: Bool { token != nil }
 

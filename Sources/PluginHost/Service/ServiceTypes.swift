@@ -73,6 +73,7 @@ public enum StopOrigin: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What the manager does, for timelines, tests and the system fuzzer.
+// Departs: the app events (`background-service://event`) are these events, not Tauri events.
 public enum ServiceEvent: Sendable, Hashable {
     case startRequested(generation: UInt64)
     case startFailed(generation: UInt64, error: String)

@@ -69,6 +69,7 @@ public final class TauriBridge: Sendable {
 
     /// A blocking call on an async worker: waits for its turn at `race` (when given),
     /// writes the invoke, then blocks until the plugin answers.
+    // Departs: the async worker pool's size is not modelled (the plugin answers these at once).
     public func call(
         _ method: String, params: JSONValue?, run: UInt64,
         race: (Race, Race.Side, any RaceArbiter)? = nil

@@ -104,6 +104,9 @@ final class SimulationRaces: RaceArbiter {
         return record.first
     }
 
+    // Departs: a race is contested only when both sides are ready within one settling of
+    // the simulation; the app's commands come between steps and race nothing.
+
     /// The system is idle: lets the oldest side that waits for a partner who is not
     /// coming go (or, should a side wait for one that cannot pass, that one). False
     /// when no side waits.

@@ -21,6 +21,8 @@ extension SystemSimulation {
             guard let stepTo = due ?? (now < target ? target : nil) else { return }
             let step = max(stepTo, now)
             stampTimeline(step)
+            // Departs: host timers due at one instant wake in deadline, then set, order (no
+            // choice), and the OS's refresh budget ends after both sides' work at that instant.
             if let pluginDue, let hostDue, max(pluginDue, now) == step, max(hostDue, now) == step,
                 races.choose(.pluginVsHostDeadline, run: nil) == .second
             {
