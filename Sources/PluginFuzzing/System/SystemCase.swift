@@ -106,7 +106,8 @@ public struct SystemCase: Sendable {
     }
 
     /// Variants one change simpler, to try while shrinking: one race order put back
-    /// to the first-named side, or tokio's default pool instead of a smaller one.
+    /// to the first-named side, or a pool one thread smaller (down to 2: one leaked
+    /// thread and one held) or tokio's default instead of a smaller one.
     public func simplerVariants() -> [SystemCase] {
         var variants: [SystemCase] = []
         for (race, sides) in scenario.races.choices.sorted(by: { $0.key < $1.key }) {
@@ -120,6 +121,10 @@ public struct SystemCase: Sendable {
             var c = self
             c.scenario.blockingThreads = BlockingPool.tokioDefault
             variants.append(c)
+            if scenario.blockingThreads > 2 {
+                c.scenario.blockingThreads = scenario.blockingThreads - 1
+                variants.append(c)
+            }
         }
         return variants
     }

@@ -95,57 +95,13 @@ public final class SystemFuzzer: Sendable {
         }
     }
 
-    /// Delta debugging over the actions, then simpler times and services.
+    /// Shrinks `original` (see ``SystemShrinker``) into a finding.
     func shrink(_ original: SystemCase, signature: String, seed: UInt64) -> Finding {
-        var attempts = 0
-        // The races keep the orders they were drawn with; actions after the step where
-        // it first broke do not matter.
-        let first = original.run(plugin: configuration.plugin, behaviour: configuration.behaviour, stopAt: signature)
-        var steps = original.steps(first)
-        if let step = first.first(signature)?.step { steps = Array(steps.prefix(step + 1)) }
-        var current = original.with(steps: steps)
-        /// The step where the candidate first breaks the same invariant for the same cause, if it does.
-        func failingStep(_ c: SystemCase) -> Int? {
-            attempts += 1
-            return c.run(plugin: configuration.plugin, behaviour: configuration.behaviour, stopAt: signature).first(signature)?.step
-        }
-        func fails(_ c: SystemCase) -> Bool { failingStep(c) != nil }
-        // Each action keeps the race orders decided during it.
-        let base = current
-        var ddminAttempts = 0
-        steps = DeltaDebugging.minimize(steps, budget: 400, attempts: &ddminAttempts) { fails(base.with(steps: $0)) }
-        current = base.with(steps: steps)
-        // Simpler times: each advance halved, or made a whole number of seconds, while it still fails.
-        for i in current.actions.indices {
-            guard case .advance(let t) = current.actions[i] else { continue }
-            for simpler in [VirtualTime(nanoseconds: t.nanoseconds / 2), VirtualTime(seconds: (t.seconds).rounded(.down))!] where simpler != t && simpler.nanoseconds > 0 {
-                var candidate = current
-                candidate.actions[i] = .advance(simpler)
-                if attempts < 600, fails(candidate) {
-                    current = candidate
-                    break
-                }
-            }
-        }
-        // Each race order that is not needed back to the first-named side, and tokio's own
-        // pool size when a smaller one is not needed.
-        var simplified = true
-        while simplified, attempts < 600 {
-            simplified = false
-            for candidate in current.simplerVariants() where attempts < 600 && fails(candidate) {
-                current = candidate
-                simplified = true
-                break
-            }
-        }
-        // The violation may now come earlier: nothing after it matters.
-        if let step = failingStep(current), step + 1 < current.actions.count {
-            var candidate = current
-            candidate.actions = Array(current.actions.prefix(step + 1))
-            if fails(candidate) { current = candidate }
-        }
-        let outcome = current.run(plugin: configuration.plugin, behaviour: configuration.behaviour, stopAt: signature)
-        current = current.frozen(outcome)
-        return Finding(signature: signature, caseSeed: seed, originalSteps: original.actions.count, systemCase: current, outcome: outcome, shrinkAttempts: attempts)
+        let shrinker = SystemShrinker(
+            plugin: configuration.plugin, behaviour: configuration.behaviour, signature: signature)
+        let (shrunk, outcome, attempts) = shrinker.shrink(original)
+        return Finding(
+            signature: signature, caseSeed: seed, originalSteps: original.actions.count, systemCase: shrunk,
+            outcome: outcome, shrinkAttempts: attempts)
     }
 }
