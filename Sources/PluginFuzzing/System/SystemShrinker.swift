@@ -54,9 +54,22 @@ struct SystemShrinker {
         return (current.frozen(outcome), outcome, attempts)
     }
 
-    /// Each advance halved, or made a whole number of seconds, while it still fails.
+    /// Two advances in a row made one; then each advance halved, or made a whole
+    /// number of seconds, while it still fails.
     private func simplerTimes(_ c: SystemCase, fails: (SystemCase) -> Bool) -> SystemCase {
         var current = c
+        var i = 0
+        while i + 1 < current.actions.count {
+            if case .advance(let a) = current.actions[i], case .advance(let b) = current.actions[i + 1] {
+                var candidate = current
+                candidate.actions.replaceSubrange(i...(i + 1), with: [.advance(a.adding(nanoseconds: b.nanoseconds))])
+                if fails(candidate) {
+                    current = candidate
+                    continue
+                }
+            }
+            i += 1
+        }
         for i in current.actions.indices {
             guard case .advance(let t) = current.actions[i] else { continue }
             let halved = VirtualTime(nanoseconds: t.nanoseconds / 2)
