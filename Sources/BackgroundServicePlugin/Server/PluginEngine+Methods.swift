@@ -7,12 +7,12 @@ import HostProtocol
 /// controls are answered here.
 extension PluginEngine {
     func installHandlers() {
-        // The seed's invokes.
-        handlers[StartKeepalive.name] = { [unowned self] in self.world.plugin.startKeepalive($0) }
-        handlers[WaitForCancel.name] = { [unowned self] in self.world.plugin.waitForCancel($0) }
-        handlers[CompleteBgTask.name] = { [unowned self] in self.world.plugin.completeBgTask($0) }
-        handlers[StopKeepalive.name] = { [unowned self] in self.world.plugin.stopKeepalive($0) }
-        handlers[CancelCancelListener.name] = { [unowned self] in self.world.plugin.cancelCancelListener($0) }
+        // The seed's invokes, each queued on the `ipc` queue as Tauri does.
+        seedInvoke(StartKeepalive.self) { $0.startKeepalive }
+        seedInvoke(WaitForCancel.self) { $0.waitForCancel }
+        seedInvoke(CompleteBgTask.self) { $0.completeBgTask }
+        seedInvoke(StopKeepalive.self) { $0.stopKeepalive }
+        seedInvoke(CancelCancelListener.self) { $0.cancelCancelListener }
 
         // Session.
         on(Initialize.self) { [unowned self] params in
@@ -27,9 +27,8 @@ extension PluginEngine {
             invoke.resolve()
             self.markShutDown()
         }
-        on(PluginStateMethod.self) { [unowned self] _ in
-            self.world.snapshot(cancelInvokeID: self.world.plugin.pendingCancelInvoke?.id)
-        }
+        on(PluginStateMethod.self) { [unowned self] _ in self.world.snapshot() }
+        on(PluginDispatchSchedule.self) { [unowned self] params in self.dispatcher.install(params) }
         handlers[PluginReset.name] = { [unowned self] invoke in
             self.world.plugin.rejectPendingCancelInvoke(.reset)
             self.resetWorld()
@@ -54,6 +53,16 @@ extension PluginEngine {
         }
         on(OSSetConditions.self) { [unowned self] params in self.world.os.setConditions(params) }
         on(OSSubmit.self) { [unowned self] params throws(RPCError) in try self.world.os.submit(params) }
+    }
+
+    /// Registers one of the seed's invokes: the port's program for it, on the `ipc` queue.
+    private func seedInvoke<M: RPCMethod>(
+        _: M.Type, _ program: @escaping (BackgroundServicePlugin) -> StepProgram<PortFrame>
+    ) {
+        handlers[M.name] = { [unowned self] invoke in
+            let plugin = self.world.plugin
+            plugin.perform(program(plugin), invoke)
+        }
     }
 
     /// Registers a handler that decodes typed params (-32602 when they do not fit)

@@ -5,6 +5,10 @@
 /// names); inert otherwise. Each fault breaks exactly one rule family; the
 /// conformance suite's mutation test runs the suite once per fault and expects
 /// the matching check to fail. An unknown name is a usage error (exit 64).
+///
+/// Where each acts: the faults of the seed's methods are changes to their steps, made
+/// when the engine builds the port (``PortMutants``); the seed's methods hold no fault
+/// check. The others act in the engine (`Server/`) or the emulated OS (`OS/`).
 public enum Fault: String, CaseIterable, Sendable {
     /// framing.auto: replies are framed as ndjson whatever framing was detected.
     case replyFramingNDJSON = "reply-framing-ndjson"
@@ -54,6 +58,7 @@ public enum Fault: String, CaseIterable, Sendable {
     case shutdownNoReject = "shutdown-no-reject"
     /// determinism: times in replies carry a per-process jitter.
     case nondeterministicTimes = "nondeterministic-times"
+
 
     // Faults for testing hosts rather than checks: they make the plugin fail the
     // way a broken or crashing plugin would.
