@@ -59,6 +59,19 @@ public enum Fault: String, CaseIterable, Sendable {
     /// determinism: times in replies carry a per-process jitter.
     case nondeterministicTimes = "nondeterministic-times"
 
+    // Mutants from the real plugin's bug history (issue 14).
+
+    /// exactly-once: the expiration completes the task through both references it has, the
+    /// one its closure captured and the stored one (the double `setTaskCompleted` crash).
+    case completeBothReferences = "complete-both-references"
+    /// safety-timer: the timer rejects the pending `waitForCancel` instead of resolving it.
+    case safetyTimerRejects = "safety-timer-rejects"
+    /// completeBgTask order: reschedules even when no task was active.
+    case rescheduleWithoutTask = "reschedule-without-task"
+    /// stopKeepalive: the pending `waitForCancel` is rejected only when a task is active.
+    case stopNoRejectWithoutTask = "stop-no-reject-without-task"
+    /// invoke.answered-once: a second answer to one invoke is written to the wire.
+    case secondAnswerWritten = "second-answer-written"
 
     // Faults for testing hosts rather than checks: they make the plugin fail the
     // way a broken or crashing plugin would.

@@ -56,10 +56,34 @@ enum PortMutants {
             return [.init(.duplicate, completions)]
         case .expirationNoReschedule:
             return [.init(.drop, ["scheduleNext()"], in: ["handleExpiration"])]
+        case .completeBothReferences:
+            // The expiration handler completes the task its closure captured, then runs the
+            // seed's handler, which completes the stored reference to the same task.
+            let label = "Mutant: task.expirationHandler = { task.setTaskCompleted(success: false); … }"
+            let both = port.step(label) { f in
+                let handler = f.task?.expirationHandler
+                f.task?.expirationHandler = { [weak task = f.task] in
+                    task?.setTaskCompleted(success: false)
+                    handler?()
+                }
+            }
+            let handlers: Set = ["handleBackgroundTask", "handleProcessingTask"]
+            return [.init(.insertAfter([both]), [expirationHandlerLabel], in: handlers)]
+        case .safetyTimerRejects:
+            let reject = port.step("invoke.reject(error: nil)") { $0.invoke?.reject(.completed) }
+            return [.init(.replace(reject), ["invoke.resolve()"], in: ["handleSafetyTimerExpiration"])]
+        case .rescheduleWithoutTask:
+            return [.init(.unwrap, ["if hadActiveTask"], in: ["completeBgTask"])]
+        case .stopNoRejectWithoutTask:
+            let active = "Mutant: if currentRefreshTask != nil || currentProcessingTask != nil"
+            let change = StepMutation<PortFrame>.Change.guarded(active) {
+                $0.currentRefreshTask != nil || $0.currentProcessingTask != nil
+            }
+            return [.init(change, ["if let cancelInvoke = pendingCancelInvoke"], in: ["stopKeepalive"])]
         case .replyFramingNDJSON, .oversizedWrongCode, .answerNotifications, .batchReversed, .allowDuplicateID,
             .acceptArrayParams, .timerOneTickLate, .allowConcurrentLaunch, .noPendingLimit,
             .autoLaunchIgnoresConstraints, .eventsAlwaysOn, .resetKeepsConfig, .shutdownNoReject,
-            .nondeterministicTimes, .rejectStartKeepalive, .rejectStopKeepalive,
+            .nondeterministicTimes, .secondAnswerWritten, .rejectStartKeepalive, .rejectStopKeepalive,
             .garbageOnState, .exitMidFrameOnState:
             return []
         }

@@ -16,6 +16,9 @@ final class Invoke {
         let deliver: (Result<JSONValue, RPCError>?) -> Void
         /// Reports a second answer.
         let answeredTwice: (String) -> Void
+        /// Given a second answer too, when set (the engine sets it only for the
+        /// `second-answer-written` mutant, which writes it).
+        var secondAnswer: ((Result<JSONValue, RPCError>) -> Void)? = nil
     }
 
     /// The request's id; nil for a notification (answers go nowhere).
@@ -56,6 +59,7 @@ final class Invoke {
         guard !answered else {
             let id = id?.description ?? "(notification)"
             route.answeredTwice("\(method) request \(id) answered a second time; the second answer was not written")
+            route.secondAnswer?(outcome)
             return
         }
         answered = true

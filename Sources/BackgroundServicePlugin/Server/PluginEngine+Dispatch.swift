@@ -78,7 +78,7 @@ extension PluginEngine {
         // itself dropped through this route; with nobody left to answer, that is a
         // no-op rather than a crash. (Found by FuzzTargets/OrderingsFuzzer.)
         let handle = self.engineHandle
-        return Invoke.Route(
+        var route = Invoke.Route(
             deliver: { outcome in
                 guard let engine = handle.engine else { return }
                 if tracksPending, let i = engine.pendingIDs.firstIndex(of: id) { engine.pendingIDs.remove(at: i) }
@@ -91,6 +91,13 @@ extension PluginEngine {
                 }
             },
             answeredTwice: { detail in handle.engine?.world.events.violation(rule: "invoke.answered-once", detail: detail) })
+        if options.faults.contains(.secondAnswerWritten) {
+            // Mutant: the second answer goes to the wire as a response of its own, unreported.
+            route = Invoke.Route(deliver: route.deliver, answeredTwice: { _ in }) { outcome in
+                handle.engine?.output.write(Response(id: id, outcome: outcome))
+            }
+        }
+        return route
     }
 
     private var silentRoute: Invoke.Route {

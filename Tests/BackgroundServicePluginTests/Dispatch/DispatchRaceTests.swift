@@ -65,8 +65,8 @@ struct DispatchRaceTests {
 
     /// invoke.answered-once, broken by a race: `cancelCancelListener` (ipc) reads the pending
     /// invoke, the expiration (main) resolves it, `cancelCancelListener` rejects it again. The
-    /// second answer is reported, not written.
-    @Test(arguments: [false])
+    /// second answer is reported, not written; with the `second-answer-written` mutant it is.
+    @Test(arguments: [false, true])
     func doubleAnswerWitness(mutant: Bool) throws {
         let run = try Plugin.run(Self.tauri, Self.prefix + [
             Dispatching.schedule(4, [.ipc, .main, .main, .main, .ipc, .ipc, .ipc]),
