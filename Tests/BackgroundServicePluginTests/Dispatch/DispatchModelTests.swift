@@ -59,6 +59,29 @@ struct DispatchModelTests {
         #expect(state.last?.contains(#""violations":0"#) == true)
     }
 
+    /// Under `strict` a batch runs as if its `os/` controls came first, then its invokes, each
+    /// in request order (the hops land behind the `os/` jobs already queued on main): the same
+    /// events and replies as `serial` on that reordered batch. An oracle for a fuzzer.
+    @Test(arguments: [
+        [req(10, "completeBgTask"), expire(11, refreshID)],
+        [req(10, "waitForCancel"), req(12, "cancelCancelListener"), advance(11, "28")],
+        [req(10, "stopKeepalive"), launch(11, refreshID), req(12, "startKeepalive"), expire(13, refreshID)],
+    ])
+    func strictRunsOSControlsThenInvokes(members: [String]) throws {
+        let setup = [req(1, "startKeepalive"), req(2, "waitForCancel"), launch(3, refreshID)]
+        let tauri = try Dispatching.lines(setup + ["[\(members.joined(separator: ","))]"],
+                                          try Dispatching.options(profile: .strict, seed: 11))
+        let reordered = members.filter { $0.contains("\"os/") } + members.filter { !$0.contains("\"os/") }
+        let serial = try Dispatching.lines(setup + ["[\(reordered.joined(separator: ","))]"],
+                                           try Dispatching.options(.serial, profile: .strict))
+        #expect(tauri.dropLast() == serial.dropLast())
+        func replies(_ line: String?) throws -> Set<JSONValue> {
+            Set(try #require(try JSONParser.parse(Array((line ?? "").utf8)).arrayValue))
+        }
+        #expect(try replies(tauri.last).count == members.count)
+        #expect(try replies(tauri.last) == replies(serial.last))
+    }
+
     /// The same batch under `seed` does race: some schedules differ (the model is not vacuous).
     @Test func seedSchedulesDiffer() throws {
         let setup = [req(1, "startKeepalive"), req(2, "waitForCancel"), launch(3, refreshID)]
