@@ -51,7 +51,8 @@ struct OSModeTests {
             app: AppStatus(
                 phase: .running, launchCause: .user, launchedAt: .zero, forceQuit: false, registrationError: nil,
                 lastTermination: nil, launches: 1),
-            policy: .defaults, energy: .init(launchesAvailable: 12, capacity: 12, fullAt: .zero), runningTask: nil))
+            policy: .defaults, energy: .init(launchesAvailable: 12, capacity: 12, fullAt: .zero), runningTask: nil,
+            nextEventAt: nil))
     }
 
     /// Bad flags are usage errors (exit 64); `--help` documents both.

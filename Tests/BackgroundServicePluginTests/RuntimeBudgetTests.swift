@@ -62,6 +62,7 @@ struct RuntimeBudgetTests {
         let s = try Replies.state(7, in: lines)
         #expect(s.counters.expired == 1 && s.counters.completed == 1 && s.counters.violations == 0)
         #expect(s.ios?.runningTask == nil)
+        #expect(s.ios?.nextEventAt == VirtualTime(seconds: 930), "the next event: the refresh request's launch")
     }
 
     /// `os/expire` under `--os ios` carries `cause: "simulated"` and is the same path.

@@ -102,7 +102,9 @@ struct WatchdogTests {
             req(2, "os/submit", #"{"identifier":"\#(Self.stuckID)","kind":"processing"}"#), launch(3, Self.stuckID),
             expire(4, Self.stuckID), advance(5, "0.4"), state(6), advance(7, "0.1"), state(8),
         ])
-        #expect(try Replies.state(6, in: lines).ios?.runningTask?.watchdogDeadline == VirtualTime(seconds: 0.5))
+        let armed = try Replies.state(6, in: lines).ios
+        #expect(armed?.runningTask?.watchdogDeadline == VirtualTime(seconds: 0.5))
+        #expect(armed?.nextEventAt == VirtualTime(seconds: 0.5))
         #expect(try Replies.state(8, in: lines).counters.watchdogKills == 1)
         let seed = try Plugin.lines(iosFlags(), [
             req(1, "startKeepalive"), launch(2, refreshID), expire(3, refreshID), advance(4, "100"), state(5),

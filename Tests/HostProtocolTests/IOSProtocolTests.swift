@@ -52,6 +52,12 @@ struct IOSProtocolTests {
             registrationError: "r", lastTermination: .init(reason: .watchdog, at: VirtualTime(seconds: 10)!),
             launches: 4)
         #expect(try AppStatus(json: status.json) == status)
+        let snapshot = IOSStateSnapshot(
+            app: status, policy: policy,
+            energy: .init(launchesAvailable: 1, capacity: 2, fullAt: VirtualTime(seconds: 5)!),
+            runningTask: .init(identifier: "x", budgetDeadline: nil, expiredAt: .zero, watchdogDeadline: .zero),
+            nextEventAt: VirtualTime(seconds: 4))
+        #expect(try IOSStateSnapshot(json: snapshot.json) == snapshot)
         let expired = TaskEventParams(identifier: "x", at: .zero, cause: .networkLost)
         #expect(try TaskEventParams(json: expired.json) == expired)
         #expect(TaskEventParams(identifier: "x", at: .zero).json["cause"] == nil)

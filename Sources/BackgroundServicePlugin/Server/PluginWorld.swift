@@ -82,6 +82,7 @@ extension EmulatedOS {
                 identifier: $0.identifier, budgetDeadline: ios.budgetDeadline, expiredAt: ios.expiredAt,
                 watchdogDeadline: ios.watchdogDeadline)
         }
-        return IOSStateSnapshot(app: appStatus, policy: ios.policy, energy: energy, runningTask: running)
+        return IOSStateSnapshot(
+            app: appStatus, policy: ios.policy, energy: energy, runningTask: running, nextEventAt: nextDueTime())
     }
 }

@@ -1,5 +1,6 @@
 /// The `ios` member of `plugin/state` (present only under `--os ios`): the app's
-/// process, the policy, the energy budget, and the OS's view of the running task.
+/// process, the policy, the energy budget, the OS's view of the running task, and
+/// when the OS next acts on its own (for a host that steps its clock with the plugin's).
 public struct IOSStateSnapshot: JSONCodable, Hashable {
     /// The daily energy budget.
     public struct Energy: JSONCodable, Hashable {
@@ -71,12 +72,18 @@ public struct IOSStateSnapshot: JSONCodable, Hashable {
     public var policy: IOSPolicy
     public var energy: Energy
     public var runningTask: RunningTask?
+    /// The time of the next autonomous event (a timer, the watchdog, a budget, a
+    /// deferral report, a launch) if only the clock moves; nil when none is due.
+    public var nextEventAt: VirtualTime?
 
-    public init(app: AppStatus, policy: IOSPolicy, energy: Energy, runningTask: RunningTask?) {
+    public init(
+        app: AppStatus, policy: IOSPolicy, energy: Energy, runningTask: RunningTask?, nextEventAt: VirtualTime? = nil
+    ) {
         self.app = app
         self.policy = policy
         self.energy = energy
         self.runningTask = runningTask
+        self.nextEventAt = nextEventAt
     }
 
     public init(json: JSONValue) throws(JSONDecodingError) {
@@ -86,9 +93,14 @@ public struct IOSStateSnapshot: JSONCodable, Hashable {
         energy = try Energy(json: try r.require("energy", .any))
         let running = try r.require("runningTask", .any)
         runningTask = running.isNull ? nil : try RunningTask(json: running)
+        let next = try r.require("nextEventAt", .any)
+        nextEventAt = next.isNull ? nil : try r.require("nextEventAt", .time)
     }
 
     public var json: JSONValue {
-        ["app": app.json, "policy": policy.json, "energy": energy.json, "runningTask": runningTask?.json ?? .null]
+        [
+            "app": app.json, "policy": policy.json, "energy": energy.json, "runningTask": runningTask?.json ?? .null,
+            "nextEventAt": nextEventAt?.json ?? .null,
+        ]
     }
 }
