@@ -3,6 +3,20 @@ import PackageDescription
 
 // No package dependencies: the toolchain's Foundation, Dispatch, Synchronization,
 // XCTest and Swift Testing only.
+//
+// Targets (docs/architecture.md): the protocol, the plugin, the embedding library
+// `PluginHost`, and the tools built on it, each its own library so that a host
+// importing `PluginHost` compiles none of them:
+//
+//   PluginHost ← PluginConformance, PluginFuzzing, PluginBench
+//   PluginFuzzing, PluginBench ← PluginSoak
+//   all of them ← HostCLI ← plugin-host
+
+// What a test target needs to run `plugin-host` and the plugin it spawns.
+let runsPluginHost: [Target.Dependency] = [
+    "HostProtocol", "HostTestSupport", "plugin-host", "background-service-plugin",
+]
+
 let package = Package(
     name: "BackgroundServiceBridge",
     platforms: [.macOS(.v15)],
@@ -10,6 +24,11 @@ let package = Package(
         .library(name: "HostProtocol", targets: ["HostProtocol"]),
         .library(name: "BackgroundServicePlugin", targets: ["BackgroundServicePlugin"]),
         .library(name: "PluginHost", targets: ["PluginHost"]),
+        .library(name: "PluginConformance", targets: ["PluginConformance"]),
+        .library(name: "PluginFuzzing", targets: ["PluginFuzzing"]),
+        .library(name: "PluginBench", targets: ["PluginBench"]),
+        .library(name: "PluginSoak", targets: ["PluginSoak"]),
+        .library(name: "HostCLI", targets: ["HostCLI"]),
         .executable(name: "background-service-plugin", targets: ["background-service-plugin"]),
         .executable(name: "plugin-host", targets: ["plugin-host"]),
     ],
@@ -17,10 +36,24 @@ let package = Package(
         .target(name: "HostProtocol"),
         .target(name: "BackgroundServicePlugin", dependencies: ["HostProtocol"]),
         .target(name: "PluginHost", dependencies: ["HostProtocol"]),
+        .target(name: "PluginConformance", dependencies: ["PluginHost", "HostProtocol"]),
+        .target(name: "PluginFuzzing", dependencies: ["PluginHost", "HostProtocol"]),
+        .target(name: "PluginBench", dependencies: ["PluginHost", "HostProtocol"]),
+        .target(name: "PluginSoak", dependencies: ["PluginFuzzing", "PluginBench", "PluginHost", "HostProtocol"]),
+        .target(
+            name: "HostCLI",
+            dependencies: [
+                "PluginConformance", "PluginFuzzing", "PluginBench", "PluginSoak", "PluginHost", "HostProtocol",
+            ]
+        ),
         .executableTarget(name: "background-service-plugin", dependencies: ["BackgroundServicePlugin"]),
         // The host depends on the plugin's executable target only so that
         // `swift run plugin-host demo` builds the plugin binary it spawns.
-        .executableTarget(name: "plugin-host", dependencies: ["PluginHost", "background-service-plugin"]),
+        .executableTarget(name: "plugin-host", dependencies: ["HostCLI", "background-service-plugin"]),
+
+        // Helpers for the test targets that run the built binaries (not a test target,
+        // so that several test targets can share it).
+        .target(name: "HostTestSupport", path: "Tests/HostTestSupport"),
         .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol"]),
         .testTarget(
             name: "BackgroundServicePluginTests",
@@ -28,8 +61,13 @@ let package = Package(
         ),
         .testTarget(
             name: "PluginHostTests",
-            dependencies: ["PluginHost", "HostProtocol", "plugin-host", "background-service-plugin"]
+            // PluginSoak for `FaultLatency` and `SoakMemory` (the process-fault tests).
+            dependencies: ["PluginHost", "HostProtocol", "PluginSoak", "HostTestSupport", "background-service-plugin"]
         ),
+        .testTarget(name: "PluginConformanceTests", dependencies: ["PluginConformance", "PluginHost"] + runsPluginHost),
+        .testTarget(name: "PluginFuzzingTests", dependencies: ["PluginFuzzing", "PluginHost"] + runsPluginHost),
+        .testTarget(name: "PluginSoakTests", dependencies: ["PluginSoak", "PluginHost"] + runsPluginHost),
+        .testTarget(name: "HostCLITests", dependencies: runsPluginHost),
     ],
     swiftLanguageModes: [.v6]
 )

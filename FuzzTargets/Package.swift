@@ -36,7 +36,7 @@ let package = Package(
                 "FuzzDriver",
                 .product(name: "HostProtocol", package: bridgePackage),
                 .product(name: "BackgroundServicePlugin", package: bridgePackage),
-                .product(name: "PluginHost", package: bridgePackage),
+                .product(name: "PluginFuzzing", package: bridgePackage),
             ],
             swiftSettings: fuzzerTarget),
     ],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes invoke and OS-event orderings in-process against the plugin's state machine,
-# checked against PluginHost's reference model and the ledger invariants
+# checked against PluginFuzzing's reference model and the ledger invariants
 # (FuzzTargets/Sources/OrderingsFuzzer), with libFuzzer and AddressSanitizer.
 #
 # usage: scripts/fuzz-orderings.sh [SECONDS] [CORPUS_DIR] [--jobs N] [--no-build] [--replay] [-- libFuzzer flags...]

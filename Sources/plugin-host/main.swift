@@ -1,4 +1,4 @@
 import Foundation
-import PluginHost
+import HostCLI
 
 exit(HostCLI.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,5 +1,7 @@
 import Foundation
 import HostProtocol
+import HostTestSupport
+import PluginSoak
 import Synchronization
 import Testing
 

@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
 import HostProtocol
+import HostTestSupport
+import PluginSoak
 import Synchronization
 import Testing
 

@@ -1,6 +1,6 @@
 import BackgroundServicePlugin
 import HostProtocol
-import PluginHost
+import PluginFuzzing
 
 #if canImport(Glibc)
     import Glibc
@@ -14,7 +14,7 @@ import PluginHost
 /// params of the wrong JSON type, batches, and ids that are fresh, reused, null,
 /// `1.0`-style twins, or the pending `waitForCancel`'s. Each step is fed to a
 /// fresh ``PluginEngine`` (events on, virtual clock) as an ndjson frame, and to
-/// PluginHost's independent ``ReferenceModel``.
+/// PluginFuzzing's independent ``ReferenceModel``.
 ///
 /// Oracles (any failure traps, and libFuzzer keeps the input):
 /// 1. No crash, no hang, no sanitizer report.

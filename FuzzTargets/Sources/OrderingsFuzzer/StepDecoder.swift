@@ -1,5 +1,5 @@
 import HostProtocol
-import PluginHost
+import PluginFuzzing
 
 /// Turns fuzzer bytes into messages. Every byte sequence is a valid script: a
 /// missing byte reads as 0, so libFuzzer's mutations (flip, insert, erase, splice)

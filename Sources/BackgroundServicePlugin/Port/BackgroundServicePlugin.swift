@@ -50,6 +50,9 @@ final class BackgroundServicePlugin: StepWriting {
     let events: EventSink
     let dispatcher: Dispatcher
     let notificationCenter = UserNotificationCenter()
+    /// Port: set when the app's process ends (`--os ios`): a job still queued for this
+    /// instance (`--dispatch tauri`, mid-batch) never runs its remaining statements.
+    var processEnded = false
     let profile: Profile
     /// Test-only changes to the programs (mutation testing, see `Mutants/`), made as they are built.
     private(set) var mutations: [StepMutation<PortFrame>] = []

@@ -71,14 +71,26 @@ final class PortRun: StepTrace, StepJob {
     var isFinished: Bool { ran || stepped?.isFinished == true || program.steps.isEmpty }
 
     func step() {
+        if abandonedWithItsProcess() { return }
         if stepped == nil { stepped = StepRun(program, frame: frame) }
         stepped?.step()
     }
 
     func runToEnd() {
+        if abandonedWithItsProcess() { return }
         if let stepped { return stepped.runToEnd() }
         running = true
         _ = program.direct(frame, self)
         (running, ran) = (false, true)
+    }
+
+    /// The app's process ended with this job in progress or queued (`--os ios`, a batch under
+    /// `--dispatch tauri`): its remaining statements never run, and its own invoke, if still
+    /// unanswered, is answered `terminated` as every invoke the process held.
+    private func abandonedWithItsProcess() -> Bool {
+        guard frame.plugin.processEnded else { return false }
+        ran = true
+        if let invoke = frame.invoke, !invoke.isAnswered { invoke.reject(.terminated) }
+        return true
     }
 }

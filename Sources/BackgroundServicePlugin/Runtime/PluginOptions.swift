@@ -26,6 +26,10 @@ public struct PluginOptions: Sendable, Equatable {
     public var dispatch = DispatchMode.serial
     /// `--dispatch-seed`: the seed of the interleaving schedule under `--dispatch tauri` (default 0).
     public var dispatchSeed: UInt64 = 0
+    /// `--os` (default `manual`).
+    public var osMode = OSMode.manual
+    /// `--os-seed`: the seed of the `--os ios` policy's random draws (default 0).
+    public var osSeed: UInt64 = 0
     /// `--echo` (hidden, for `plugin-host bench`): echo stdin to stdout, nothing else.
     public var echo = false
     /// `BSP_FAULT` (testing only).
@@ -77,6 +81,14 @@ public struct PluginOptions: Sendable, Equatable {
                                   the steps of one JSON-RPC batch's jobs interleaved
           --dispatch-seed N       tauri: seed of the interleaving schedule, 0 to 2^63-1 (default 0);
                                   plugin/dispatchSchedule chooses it explicitly
+          --os manual|ios         manual: the OS acts only on os/ controls (default);
+                                  ios: it also applies iOS's policies: launch decisions
+                                  (delays, battery, Low Power Mode, energy budget, rate
+                                  limit, force-quit), runtime budgets, the watchdog and
+                                  the app's lifecycle (os/terminate, os/openApp,
+                                  os/explain, os/setPolicy; see docs/protocol.md)
+          --os-seed N             seed of the ios policy's random draws (default 0);
+                                  the same seed and input give the same output
           --help                  this text
           --version               print the version
 
@@ -144,6 +156,16 @@ public struct PluginOptions: Sendable, Equatable {
             case "--events":
                 guard inline == nil else { throw UsageError("--events takes no value") }
                 options.events = true
+            case "--os":
+                let v = try value(flag, inline)
+                guard let m = OSMode(rawValue: v) else { throw UsageError("--os must be manual or ios, not \"\(v)\"") }
+                options.osMode = m
+            case "--os-seed":
+                let v = try value(flag, inline)
+                guard let n = UInt64(v) else {
+                    throw UsageError("--os-seed must be an integer from 0 to 18446744073709551615, not \"\(v)\"")
+                }
+                options.osSeed = n
             case "--echo":
                 options.echo = true
             default:

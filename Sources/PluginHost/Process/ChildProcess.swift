@@ -14,24 +14,24 @@ import Synchronization
 /// The pipes are created close-on-exec, and the child closes every descriptor but
 /// its three pipes, so that no process inherits another one's pipe ends (which
 /// would keep that one from ever seeing EOF).
-final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// Why a spawn failed.
-    struct SpawnError: Error, CustomStringConvertible {
-        let description: String
+    package struct SpawnError: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    let pid: pid_t
+    package let pid: pid_t
     /// Write end of the child's stdin (-1 once closed).
     private let stdinFD: Mutex<Int32>
     /// Read end of the child's stdout.
-    let stdoutFD: Int32
+    package let stdoutFD: Int32
     /// Read end of the child's stderr.
-    let stderrFD: Int32
+    package let stderrFD: Int32
     private let exitState = Mutex<ExitStatus?>(nil)
     private let exited = DispatchSemaphore(value: 0)
 
     /// Spawns `path` with `arguments` (not including argv[0]) and `environment`.
-    init(path: String, arguments: [String], environment: [String: String]) throws(SpawnError) {
+    package init(path: String, arguments: [String], environment: [String: String]) throws(SpawnError) {
         ChildProcess.ignoreSIGPIPE
         // One spawn at a time (the pipes are created close-on-exec anyway).
         let (childPID, toChild, fromChild, errFromChild) = try ChildProcess.spawnLock.withLock { _ throws(SpawnError) in
@@ -116,10 +116,10 @@ final class ChildProcess: Sendable {
     }()
 
     /// How it ended, or nil while it runs.
-    var exitStatus: ExitStatus? { exitState.withLock { $0 } }
+    package var exitStatus: ExitStatus? { exitState.withLock { $0 } }
 
     /// Waits until it has exited, up to `timeout`; returns the status or nil.
-    func waitForExit(timeout: DispatchTimeInterval) -> ExitStatus? {
+    package func waitForExit(timeout: DispatchTimeInterval) -> ExitStatus? {
         if let status = exitStatus { return status }
         guard exited.wait(timeout: .now() + timeout) == .success else { return nil }
         exited.signal()  // let other waiters through too
@@ -127,7 +127,7 @@ final class ChildProcess: Sendable {
     }
 
     /// Writes all of `bytes` to the child's stdin; returns an errno on failure.
-    func writeStdin(_ bytes: UnsafeRawBufferPointer) -> Int32? {
+    package func writeStdin(_ bytes: UnsafeRawBufferPointer) -> Int32? {
         stdinFD.withLock { fd in
             guard fd >= 0 else { return EPIPE }
             var offset = 0
@@ -144,7 +144,7 @@ final class ChildProcess: Sendable {
     }
 
     /// Closes the child's stdin (it sees EOF).
-    func closeStdin() {
+    package func closeStdin() {
         stdinFD.withLock { fd in
             if fd >= 0 {
                 close(fd)
@@ -154,7 +154,7 @@ final class ChildProcess: Sendable {
     }
 
     /// Sends a signal unless it has already been reaped.
-    func kill(_ signal: Int32) {
+    package func kill(_ signal: Int32) {
         if exitStatus == nil { _ = sendSignal(pid, signal) }
     }
 }

@@ -77,6 +77,8 @@ public final class PluginProcess: Sendable {
     /// Why a plugin could not be started or written to.
     public struct StartError: Error, CustomStringConvertible {
         public let description: String
+
+        package init(description: String) { self.description = description }
     }
 
     public let options: Options

@@ -67,7 +67,7 @@ public final class SystemSimulation: @unchecked Sendable {
         }
     }
 
-    private struct Shared {
+    struct Shared {
         var timeline: [TimelineEntry] = []
         /// Host requests written whose answer has not arrived yet (`waitForCancel` excluded).
         var inFlight: [RequestID: String] = [:]
@@ -87,13 +87,13 @@ public final class SystemSimulation: @unchecked Sendable {
     public let manager: ServiceManager
     /// What the plugin said about itself.
     public private(set) var info: Initialize.Result!
-    private let shared = Mutex(Shared())
-    private let condition = NSCondition()
+    let shared = Mutex(Shared())
+    let condition = NSCondition()
     let options: Options
     /// Tasks the OS expired because their budget ran out: identifier and launch time.
     public internal(set) var budgetExpirations: [PluginStateSnapshot.ActiveTask] = []
     /// The plugin's clock as last reported.
-    private(set) var pluginNow = VirtualTime.zero
+    var pluginNow = VirtualTime.zero
 
     /// Starts the plugin, the manager and a session with events on.
     public init(options: Options) throws(SimulationError) {
@@ -154,168 +154,6 @@ public final class SystemSimulation: @unchecked Sendable {
     /// Adds a narration line.
     public func note(_ text: String) { append(.note(text)) }
 
-    // MARK: - Steps
-
-    /// Runs `action` as a host task (on the simulation's executor) until the system is idle.
-    public func host(_ action: @escaping @Sendable (ServiceManager) async -> Void) throws(SimulationError) {
-        let manager = self.manager
-        Task(executorPreference: executor) { await action(manager) }
-        try runUntilIdle()
-    }
-
-    /// Runs `body` as a host task and returns its result once the system is idle.
-    public func hostValue<T: Sendable>(_ body: @escaping @Sendable (ServiceManager) async -> T) throws(SimulationError) -> T {
-        let box = Mutex<T?>(nil)
-        let manager = self.manager
-        Task(executorPreference: executor) {
-            let value = await body(manager)
-            box.withLock { $0 = value }
-        }
-        try runUntilIdle()
-        guard let value = box.withLock({ $0 }) else { throw .hung(["a host task did not finish"]) }
-        return value
-    }
-
-    /// A request made by the harness or the OS, answered before returning; the
-    /// host then runs until idle.
-    public func call<M: RPCMethod>(_: M.Type, _ params: M.Params, origin: Origin = .os) throws(SimulationError) -> M.Result {
-        let raw = try callRaw(method: M.name, params: PluginConnection.encode(params), origin: origin)
-        do {
-            return try PluginConnection.decode(M.self, raw)
-        } catch {
-            throw .host(error)
-        }
-    }
-
-    /// An `os/` control; `-32002`-style refusals come back as `.failure`.
-    @discardableResult
-    public func os<M: RPCMethod>(_ method: M.Type, _ params: M.Params) throws(SimulationError) -> Result<M.Result, HostError> {
-        do {
-            return .success(try call(method, params, origin: .os))
-        } catch {
-            if case .host(let e) = error, e.code != nil { return .failure(e) }
-            throw error
-        }
-    }
-
-    /// A raw request (any method, any params).
-    public func callRaw(method: String, params: JSONValue?, origin: Origin) throws(SimulationError) -> JSONValue {
-        shared.withLock { $0.origin = origin }
-        let outcome = Result { () throws(HostError) in
-            try client.connection.callBlocking(method: method, params: params, timeout: options.answerTimeout)
-        }
-        shared.withLock { $0.origin = .rust }
-        let result: JSONValue
-        do {
-            result = try outcome.get()
-        } catch {
-            try runUntilIdle()
-            throw .host(error)
-        }
-        if method == OSAdvanceTime.name, let now = try? OSAdvanceTime.Result(json: result).now { pluginNow = now }
-        try runUntilIdle()
-        return result
-    }
-
-    /// The plugin's state snapshot (not shown in timelines).
-    public func pluginState() throws(SimulationError) -> PluginStateSnapshot {
-        try call(PluginStateMethod.self, EmptyParams(), origin: .harness)
-    }
-
-    /// Runs host jobs until none is runnable and no request is unanswered.
-    ///
-    /// Between two jobs it waits until every answer to what the last job wrote has
-    /// arrived, then runs those completions in arrival order (each resumes its task,
-    /// which queues its next job): the order of jobs depends on nothing but the
-    /// order of messages.
-    public func runUntilIdle() throws(SimulationError) {
-        while true {
-            try waitUntilAnswered()
-            let ready: [@Sendable () -> Void] = shared.withLock { s in
-                defer { s.deliveries.removeAll() }
-                return s.deliveries
-            }
-            for completion in ready { completion() }
-            if ready.isEmpty, !executor.runNext() { return }
-        }
-    }
-
-    private func waitUntilAnswered() throws(SimulationError) {
-        let deadline = Date().addingTimeInterval(Double(options.answerTimeout.components.seconds) + 1)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            let outstanding = shared.withLock { Array($0.inFlight.values) }
-            if outstanding.isEmpty { return }
-            if !condition.wait(until: deadline) { throw .hung(outstanding.sorted()) }
-        }
-    }
-
-    /// A call's answer arrived: calls made by the driver itself (it is blocked waiting)
-    /// complete at once; host calls wait for the driver.
-    private func arrived(_ id: RequestID, _ completion: @escaping @Sendable () -> Void) {
-        // A call that failed before it was written has no recorded origin: it belongs
-        // to whoever is calling now.
-        let origin = shared.withLock { $0.origins.removeValue(forKey: id) ?? $0.origin }
-        if origin == .os || origin == .harness {
-            completion()
-            return
-        }
-        condition.lock()
-        shared.withLock { s in
-            s.inFlight.removeValue(forKey: id)
-            s.deliveries.append(completion)
-        }
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    // MARK: - Recording
-
-    private func tapped(_ event: ConnectionEvent) {
-        switch event {
-        case .sentRequest(let r):
-            shared.withLock { s in
-                s.origins[r.id] = s.origin
-                // Only the host's own calls are waited for between jobs; the driver's calls block it.
-                if s.origin == .rust, r.method != WaitForCancel.name { s.inFlight[r.id] = r.method }
-                // A time step's own request is stamped when it is sent; what it causes, when it happens.
-                let time = r.method == OSAdvanceTime.name ? clock.now : max(s.stamp, clock.now)
-                s.timeline.append(TimelineEntry(time: time, kind: .request(r, s.origin)))
-            }
-        case .receivedResponse(let r):
-            shared.withLock { s in
-                let origin = s.origins[r.id] ?? .rust
-                s.timeline.append(TimelineEntry(time: max(s.stamp, clock.now), kind: .response(r, origin)))
-            }
-        case .receivedNotification(let n):
-            shared.withLock { s in
-                s.events.append(n)
-                s.timeline.append(TimelineEntry(time: max(s.stamp, clock.now), kind: .event(n)))
-            }
-        case .settled:
-            break
-        case .stderr(let line):
-            append(.stderr(line))
-        case .closed, .protocolError:
-            condition.lock()
-            condition.broadcast()
-            condition.unlock()
-            if case .protocolError(let why) = event { append(.note("protocol error: \(why)")) }
-        case .sentNotification, .receivedOther:
-            break
-        }
-    }
-
-    private func append(_ kind: TimelineEntry.Kind) {
-        shared.withLock { $0.timeline.append(TimelineEntry(time: max($0.stamp, clock.now), kind: kind)) }
-    }
-
-    /// Stamps what follows with `time` (during a plugin time step).
-    func stampTimeline(_ time: VirtualTime) {
-        shared.withLock { $0.stamp = time }
-    }
-
     /// Shuts the plugin down and reaps it, then lets every suspended host task
     /// finish: pending calls fail, sleepers are cancelled, and the executor is
     /// drained, so that no task is left waiting forever.
@@ -335,24 +173,4 @@ public final class SystemSimulation: @unchecked Sendable {
         }
         return status
     }
-}
-
-/// Forwards connection events to the simulation once it exists.
-final class TapRelay: @unchecked Sendable {
-    // @unchecked: the targets are set once, before any event can arrive that matters.
-    var target: (@Sendable (ConnectionEvent) -> Void)?
-    var handoffTarget: (@Sendable (RequestID, @escaping @Sendable () -> Void) -> Void)?
-    func forward(_ event: ConnectionEvent) { target?(event) }
-    func handoff(_ id: RequestID, _ completion: @escaping @Sendable () -> Void) {
-        if let handoffTarget { handoffTarget(id, completion) } else { completion() }
-    }
-}
-
-/// Forwards service events to the simulation once it exists.
-final class ServiceEventSink: @unchecked Sendable {
-    // @unchecked: targets are set once, during the simulation's init.
-    var target: (@Sendable (ServiceEvent) -> Void)?
-    var logTarget: (@Sendable (String) -> Void)?
-    func forward(_ event: ServiceEvent) { target?(event) }
-    func log(_ line: String) { logTarget?(line) }
 }

@@ -1,0 +1,108 @@
+import Foundation
+import HostProtocol
+import PluginBench
+import PluginFuzzing
+import PluginHost
+
+/// `plugin-host bench`.
+enum BenchCommand {
+    static let usage = """
+        usage: plugin-host bench [options]
+
+        Measures, in one run: the floor (a raw byte echo of a request-sized line between
+        the same two binaries), sequential invoke round trips (cancelCancelListener with
+        nothing pending, completeBgTask) through the blocking and the async API, pipelined
+        throughput with 1, 16 and 256 invokes in flight, startup (spawn to the initialize
+        reply), the plugin's memory after 10,000 and 1,000,000 invokes, and plugin-level
+        fuzzing speed. Prints a table with each latency's ratio to the floor and the targets.
+        Build with -c release for meaningful figures.
+
+        options:
+          --plugin PATH        plugin binary (default: background-service-plugin beside plugin-host)
+          --pin                both processes on CPU 0 (sched_setaffinity)
+          --free               let the scheduler place them (figures may be bimodal)
+                               (default: the host on CPU 0, the plugin on CPU 1)
+          --json               print the results as JSON
+          --calls N            timed round trips per latency figure (default 20000)
+          --fuzz-seconds S     how long to measure fuzzing (default 10; 0 skips it)
+          --quick              small counts, for a smoke test (figures are not meaningful)
+          --help               this text
+        """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let args: Arguments
+        var settings: BenchRunner.Settings
+        var fuzzSeconds = 10.0
+        do throws(Arguments.UsageError) {
+            args = try Arguments(arguments, options: ["--plugin", "--calls", "--fuzz-seconds"], flags: ["--help", "--pin", "--free", "--json", "--quick"])
+            if args.has("--help") {
+                print(usage)
+                return 0
+            }
+            guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
+            settings = BenchRunner.Settings(plugin: PluginLocator.resolve(args.value("--plugin")))
+            if args.has("--quick") {
+                settings.calls = 500
+                settings.warmup = 100
+                settings.pipelined = 5_000
+                settings.startups = 5
+                settings.memoryInvokes = [1_000, 10_000]
+                fuzzSeconds = 1
+            }
+            settings.calls = try args.int("--calls", default: settings.calls, range: 100...10_000_000)
+            guard !(args.has("--pin") && args.has("--free")) else { throw Arguments.UsageError("give --pin or --free, not both") }
+            settings.placement = args.has("--pin") ? .pinned : args.has("--free") || ProcReader.cpuCount < 2 ? .free : .split
+            fuzzSeconds = try args.double("--fuzz-seconds", default: fuzzSeconds, range: 0...3600)
+        } catch {
+            return HostCLI.usageError(error.description, usage: usage)
+        }
+        guard FileManager.default.isExecutableFile(atPath: settings.plugin) else {
+            HostCLI.diagnose("bench: no executable plugin at \(settings.plugin)")
+            return 1
+        }
+        if settings.placement != .free, !ProcReader.pinToCPU(0) {
+            HostCLI.diagnose("bench: sched_setaffinity failed; the scheduler places the processes")
+            settings.placement = .free
+        }
+        let runner = BenchRunner(settings: settings)
+        do {
+            func step(_ what: String) { HostCLI.diagnose("bench: \(what)") }
+            step("floor (raw echo) and sequential invokes, interleaved")
+            let (floor, cancel, complete) = try runner.sequential()
+            step("async API")
+            let asyncCall = try runner.asyncInvoke()
+            step("pipelined")
+            var pipelined: [(Int, Double)] = []
+            for window in [1, 16, 256] {
+                let total = window == 1 ? min(settings.pipelined, settings.calls) : settings.pipelined
+                pipelined.append((window, try runner.pipelined(window: window, total: total)))
+            }
+            step("startup")
+            let startup = try runner.startup()
+            step("memory")
+            let memory = try runner.memory()
+            var fuzz: (Double, Int, Int)?
+            if fuzzSeconds > 0 {
+                step("plugin-level fuzzing for \(fuzzSeconds) s")
+                // Fuzzing runs two jobs on both CPUs, wherever the scheduler puts them.
+                _ = ProcReader.allowAllCPUs()
+                let fuzzer = PluginFuzzer(
+                    configuration: .init(
+                        plugin: .init(executable: settings.plugin, arguments: ["--events"]), profile: .seed, seed: 1,
+                        runs: nil, seconds: fuzzSeconds, maxSteps: 30, jobs: 2),
+                    progress: FuzzProgress(quiet: true))
+                let started = Date()
+                _ = try fuzzer.run()
+                fuzz = (Date().timeIntervalSince(started), 2, fuzzer.totals.steps)
+            }
+            let report = BenchReport(
+                placement: settings.placement, build: BuildInfo.configuration, floor: floor, cancelCancelListener: cancel,
+                completeBgTask: complete, asyncCall: asyncCall, pipelined: pipelined, startup: startup, memory: memory, fuzz: fuzz)
+            print(args.has("--json") ? report.json.description : report.text)
+            return 0
+        } catch {
+            HostCLI.diagnose("bench: \(error)")
+            return 1
+        }
+    }
+}

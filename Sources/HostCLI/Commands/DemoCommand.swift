@@ -1,0 +1,145 @@
+import Foundation
+import HostProtocol
+import PluginHost
+
+/// `plugin-host demo`: the scripted day against the plugin, as a timeline.
+enum DemoCommand {
+    static let usage = """
+        usage: plugin-host demo [options] [-- plugin-args...]
+
+        Runs the emulated Rust-side service manager with a sample sync service against
+        the plugin, on one virtual clock, through a scripted day: a sync that finishes in
+        time, one cut off by the safety timer, a processing task expired by iOS, and a
+        stop. Prints the timeline and a summary. Takes a few seconds of real time.
+
+        options:
+          --plugin PATH                 plugin binary (default: background-service-plugin beside plugin-host)
+          --profile seed|strict         plugin profile and host behaviour (default seed)
+          --work-seconds S              how long the first sync takes (default 20)
+          --overrun-seconds S           how long the later syncs would take (default 3600)
+          --safety-timeout S            iosSafetyTimeoutSecs (default 28)
+          --earliest-begin-minutes M    earliest begin of both requests (default 15)
+          --expire-after S              when iOS expires the processing task (default 300)
+          --json                        print the timeline as JSON instead of text
+          --mermaid FILE                also write the run as a Mermaid sequence diagram
+          --show-stderr                 include the plugin's stderr lines in the timeline
+          --help                        this text
+        """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let args: Arguments
+        var settings = DemoScenario.Settings()
+        do throws(Arguments.UsageError) {
+            args = try Arguments(
+                arguments,
+                options: ["--plugin", "--profile", "--work-seconds", "--overrun-seconds", "--safety-timeout", "--earliest-begin-minutes", "--expire-after", "--mermaid"],
+                flags: ["--help", "--json", "--show-stderr"])
+            if args.has("--help") {
+                print(usage)
+                return 0
+            }
+            guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
+            settings.profile = try args.choice("--profile", default: .seed)
+            settings.workSeconds = try args.double("--work-seconds", default: 20, range: 0...86_400)
+            settings.overrunSeconds = try args.double("--overrun-seconds", default: 3600, range: 0...86_400)
+            settings.safetyTimeoutSeconds = try args.double("--safety-timeout", default: 28, range: 0...86_400)
+            settings.earliestBeginMinutes = try args.double("--earliest-begin-minutes", default: 15, range: 0...1440)
+            settings.processingExpiresAfterSeconds = try args.double("--expire-after", default: 300, range: 0...86_400)
+        } catch {
+            return HostCLI.usageError(error.description, usage: usage)
+        }
+        let pluginPath = PluginLocator.resolve(args.value("--plugin"))
+        let scenario = DemoScenario(settings: settings)
+        let plugin = PluginProcess.Options(
+            executable: pluginPath,
+            arguments: ["--profile", settings.profile.rawValue, "--clock", "virtual"] + args.passthrough)
+        let sim: SystemSimulation
+        do {
+            sim = try SystemSimulation(options: .init(
+                plugin: plugin, behaviour: settings.profile == .strict ? .strict : .seed,
+                serviceFactory: scenario.makeFactory()))
+        } catch {
+            HostCLI.diagnose("demo: \(error)")
+            if !FileManager.default.fileExists(atPath: pluginPath) {
+                HostCLI.diagnose("demo: build the plugin first (swift build), or pass --plugin PATH")
+            }
+            return 1
+        }
+        let pid = sim.client.connection.pluginProcess.pid
+        var failure: String?
+        do {
+            try scenario.play(on: sim)
+        } catch {
+            failure = error.description
+        }
+        let finalState = try? sim.pluginState()
+        let status = sim.close()
+        var entries = sim.timeline
+        if !args.has("--show-stderr") { entries.removeAll { if case .stderr = $0.kind { true } else { false } } }
+
+        if args.has("--json") {
+            var o: [String: JSONValue] = [
+                "profile": .string(settings.profile.rawValue),
+                "plugin": .string(pluginPath),
+                "timeline": TimelineRenderer.json(entries),
+                "pluginExit": .string(status.description),
+            ]
+            if let finalState { o["finalState"] = finalState.json }
+            if let failure { o["error"] = .string(failure) }
+            print(JSONValue.object(o).description)
+        } else {
+            print("plugin-host demo: profile \(settings.profile.rawValue), plugin \(pluginPath) (pid \(pid)), virtual time\n")
+            print(TimelineRenderer.text(entries))
+            print("")
+            print(DemoSummary.text(entries: entries, finalState: finalState, pluginExit: status))
+        }
+        if let path = args.value("--mermaid") {
+            let diagram = TimelineRenderer.mermaid(entries, title: "plugin-host demo (\(settings.profile.rawValue))")
+            do {
+                try diagram.write(toFile: path, atomically: true, encoding: .utf8)
+                HostCLI.diagnose("demo: wrote the sequence diagram to \(path)")
+            } catch {
+                HostCLI.diagnose("demo: cannot write \(path): \(error.localizedDescription)")
+                return 1
+            }
+        }
+        if let failure {
+            HostCLI.diagnose("demo: the run stopped early: \(failure)")
+            return 1
+        }
+        return 0
+    }
+}
+
+/// The demo's closing summary.
+enum DemoSummary {
+    static func text(entries: [TimelineEntry], finalState: PluginStateSnapshot?, pluginExit: ExitStatus) -> String {
+        var starts = 0, stops = 0, rejections: [String: Int] = [:], resolved = 0
+        var completions: [String] = []
+        for e in entries {
+            switch e.kind {
+            case .service(.startRequested): starts += 1
+            case .service(.stopRequested): stops += 1
+            case .event(let n) where n.method == TaskCompletedEvent.name:
+                if let p = try? TaskEventParams(json: n.params ?? .null) {
+                    completions.append("\(p.identifier.split(separator: ".").last ?? "") \(p.success == true ? "success" : "failure") at \(TimelineRenderer.clock(p.at))")
+                }
+            case .response(let r, .rust):
+                if let reason = r.error?.rejectReason { rejections[reason.rawValue, default: 0] += 1 }
+            case .request(let r, .rust) where r.method == WaitForCancel.name: break
+            default: break
+            }
+            if case .service(.listenerFinished(_, "resolved")) = e.kind { resolved += 1 }
+        }
+        var lines = ["summary:"]
+        lines.append("  service starts: \(starts), stops requested: \(stops)")
+        lines.append("  background tasks completed: \(completions.isEmpty ? "none" : completions.joined(separator: "; "))")
+        lines.append("  cancel listeners resolved (stop the service): \(resolved); rejected: \(rejections.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+        if let s = finalState {
+            lines.append("  plugin counters: launched \(s.counters.launched), completed \(s.counters.completed), expired \(s.counters.expired), violations \(s.counters.violations), dropped invokes \(s.counters.dropped ?? 0)")
+            lines.append("  pending requests at the end: \(s.pendingRequests.isEmpty ? "none" : s.pendingRequests.map(\.identifier).joined(separator: ", "))")
+        }
+        lines.append("  plugin \(pluginExit)")
+        return lines.joined(separator: "\n")
+    }
+}

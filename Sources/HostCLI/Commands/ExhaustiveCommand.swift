@@ -1,0 +1,48 @@
+import Foundation
+import HostProtocol
+import PluginFuzzing
+import PluginHost
+
+/// `plugin-host fuzz --exhaustive`: every sequence up to `--depth` over the small alphabet.
+enum ExhaustiveCommand {
+    static func run(_ s: FuzzCommand.Settings) -> Int32 {
+        let args = FuzzCommand.pluginArguments(s)
+        let options = PluginProcess.Options(executable: s.plugin, arguments: args)
+        let progress = FuzzProgress()
+        let started = Date()
+        let driver: PluginDriver
+        do {
+            driver = try PluginDriver(plugin: options)
+        } catch {
+            HostCLI.diagnose("fuzz: \(error)")
+            return 1
+        }
+        let explorer = ExhaustiveExplorer(driver: driver, profile: s.profile, progress: progress)
+        let states: Int
+        do {
+            states = try explorer.explore(depth: s.depth)
+        } catch {
+            progress.finish()
+            HostCLI.diagnose("fuzz: \(error)")
+            return 1
+        }
+        progress.finish()
+        let elapsed = Date().timeIntervalSince(started)
+        print("fuzz --exhaustive (profile \(s.profile.rawValue), depth \(s.depth), alphabet \(ExhaustiveExplorer.Letter.allCases.map(\.rawValue).joined(separator: " "))): \(states) distinct states explored, \(explorer.sequencesRun) sequences run (\(explorer.stepsRun) steps) in \(String(format: "%.1f", elapsed)) s")
+        if explorer.failures.isEmpty {
+            driver.close()
+            print("no findings: every reply agreed with the reference model")
+            return 0
+        }
+        var resetID = 1_000_000
+        var current = driver
+        for (i, (signature, steps)) in explorer.failures.sorted(by: { $0.key < $1.key }).enumerated() {
+            let result = PluginFuzzer.shrink(steps, signature: signature, caseSeed: 0, profile: s.profile, plugin: options, driver: current, resetID: resetID)
+            current = result.driver
+            resetID = result.resetID
+            FuzzCommand.report(result.finding, number: i + 1, name: "exhaustive-\(i + 1)-\(FuzzCommand.slug(signature)).jsonl", settings: s, pluginArguments: args)
+        }
+        current.close()
+        return 1
+    }
+}

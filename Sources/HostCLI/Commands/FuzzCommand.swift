@@ -1,0 +1,162 @@
+import Foundation
+import HostProtocol
+import PluginFuzzing
+import PluginHost
+
+/// `plugin-host fuzz`: explores orderings of invokes, OS events and time.
+enum FuzzCommand {
+    static let usage = """
+        usage: plugin-host fuzz [options] [-- plugin-args...]
+
+        Explores orderings of invokes, OS events and time against a plugin binary.
+        --level plugin: random step sequences, every reply compared with a reference
+        model of the contract. --level system: the emulated Rust side (service manager,
+        listener, a sample service with random timings) against the plugin on one virtual
+        clock, with random OS events and job schedules; the invariants of REFERENCE.md
+        part D checked after every step. Every failure is shrunk to a minimal sequence and
+        written to --out as a replayable trace (see plugin-host replay).
+
+        options:
+          --plugin PATH          plugin binary (default: background-service-plugin beside plugin-host)
+          --level plugin|system  what to fuzz (default plugin)
+          --profile seed|strict  plugin profile and host behaviour (default seed)
+          --seed N               make the run reproducible (default: random, printed)
+          --runs N               stop after N cases
+          --time S               stop after S seconds (default 10 when --runs is not given)
+          --depth N              most steps per case (default 30); with --exhaustive, the depth (default 4)
+          --exhaustive           every sequence up to --depth over a small alphabet (plugin level)
+          --jobs N               plugin processes in parallel (default 1)
+          --out DIR              where traces go (default fuzz-out)
+          --help                 this text
+
+        exit status: 0 nothing found, 1 findings, 64 usage error
+        """
+
+    struct Settings {
+        var plugin = ""
+        var level = "plugin"
+        var profile = Profile.seed
+        var seed: UInt64 = 0
+        var runs: Int?
+        var seconds = 10.0
+        var depth = 30
+        var exhaustive = false
+        var jobs = 1
+        var out = "fuzz-out"
+        var pluginArguments: [String] = []
+    }
+
+    static func parse(_ arguments: [String]) throws(Arguments.UsageError) -> Settings? {
+        let args = try Arguments(
+            arguments,
+            options: ["--plugin", "--level", "--profile", "--seed", "--runs", "--time", "--depth", "--jobs", "--out"],
+            flags: ["--help", "--exhaustive"])
+        if args.has("--help") { return nil }
+        guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
+        var s = Settings()
+        s.plugin = PluginLocator.resolve(args.value("--plugin"))
+        s.level = args.string("--level", default: "plugin")
+        guard ["plugin", "system"].contains(s.level) else { throw Arguments.UsageError("--level must be plugin or system, not \"\(s.level)\"") }
+        s.profile = try args.choice("--profile", default: .seed)
+        s.seed = try args.uint64("--seed") ?? UInt64.random(in: 0...UInt64(UInt32.max))
+        if args.value("--runs") != nil { s.runs = try args.int("--runs", default: 1, range: 1...100_000_000) }
+        if args.value("--runs") != nil, args.value("--time") != nil { throw Arguments.UsageError("give --runs or --time, not both") }
+        s.seconds = try args.double("--time", default: 10, range: 0.1...604_800)
+        s.exhaustive = args.has("--exhaustive")
+        s.depth = try args.int("--depth", default: s.exhaustive ? 4 : 30, range: 1...(s.exhaustive ? 12 : 10_000))
+        s.jobs = try args.int("--jobs", default: 1, range: 1...64)
+        s.out = args.string("--out", default: "fuzz-out")
+        if s.exhaustive, s.level != "plugin" { throw Arguments.UsageError("--exhaustive is for --level plugin") }
+        s.pluginArguments = args.passthrough
+        return s
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let settings: Settings
+        do throws(Arguments.UsageError) {
+            guard let s = try parse(arguments) else {
+                print(usage)
+                return 0
+            }
+            settings = s
+        } catch {
+            return HostCLI.usageError(error.description, usage: usage)
+        }
+        guard FileManager.default.isExecutableFile(atPath: settings.plugin) else {
+            HostCLI.diagnose("fuzz: no executable plugin at \(settings.plugin) (build it with swift build, or pass --plugin)")
+            return 1
+        }
+        let limit = settings.runs.map { "\($0) cases" } ?? "\(settings.seconds) s"
+        HostCLI.diagnose("fuzz: level \(settings.level), profile \(settings.profile.rawValue), seed \(settings.seed), \(limit), \(settings.jobs) job(s), plugin \(settings.plugin)")
+        switch (settings.level, settings.exhaustive) {
+        case ("plugin", true): return ExhaustiveCommand.run(settings)
+        case ("plugin", false): return runPluginLevel(settings)
+        default: return SystemFuzzCommand.run(settings)
+        }
+    }
+
+    static func pluginArguments(_ s: Settings) -> [String] {
+        ["--profile", s.profile.rawValue, "--clock", "virtual", "--events"] + s.pluginArguments
+    }
+
+    static func runPluginLevel(_ s: Settings) -> Int32 {
+        let args = pluginArguments(s)
+        let progress = FuzzProgress()
+        let fuzzer = PluginFuzzer(
+            configuration: .init(
+                plugin: .init(executable: s.plugin, arguments: args), profile: s.profile, seed: s.seed,
+                runs: s.runs, seconds: s.seconds, maxSteps: s.depth, jobs: s.jobs),
+            progress: progress)
+        let started = Date()
+        let findings: [PluginFuzzer.Finding]
+        do {
+            findings = try fuzzer.run()
+        } catch {
+            progress.finish()
+            HostCLI.diagnose("fuzz: \(error)")
+            return 1
+        }
+        progress.finish()
+        let elapsed = Date().timeIntervalSince(started)
+        let totals = fuzzer.totals
+        print("fuzz (plugin level, profile \(s.profile.rawValue), seed \(s.seed)): \(totals.cases) cases, \(totals.steps) steps in \(String(format: "%.1f", elapsed)) s (\(Int(Double(totals.steps) / max(elapsed, 0.001))) steps/s)")
+        if findings.isEmpty {
+            print("no findings: every reply agreed with the reference model")
+            return 0
+        }
+        print("\(findings.count) finding(s), grouped by what differed from the model:")
+        for (i, f) in findings.enumerated() {
+            report(f, number: i + 1, name: "plugin-\(i + 1)-\(slug(f.signature)).jsonl", settings: s, pluginArguments: args)
+        }
+        return 1
+    }
+
+    /// Writes a finding's trace into `directory`; returns its path, or "(not written)"
+    /// after saying why on stderr.
+    static func write(_ trace: TraceFile, name: String, to directory: String) -> String {
+        do {
+            return try trace.write(to: directory, name: name)
+        } catch {
+            HostCLI.diagnose("fuzz: cannot write \(name): \(error.localizedDescription)")
+            return "(not written)"
+        }
+    }
+
+    /// Writes a plugin-level finding's trace and prints it.
+    static func report(_ f: PluginFuzzer.Finding, number: Int, name: String, settings s: Settings, pluginArguments: [String]) {
+        let path = write(f.trace(profile: s.profile, seed: s.seed, pluginArguments: pluginArguments), name: name, to: s.out)
+        print("\n  [\(number)] model agreement: \(f.signature)")
+        let origin = f.caseSeed == 0 ? "" : "case seed \(f.caseSeed), "
+        print("      \(origin)shrunk \(f.originalSteps) → \(f.steps.count) steps; trace \(path)")
+        for (n, step) in f.steps.enumerated() { print("      \(n + 1). \(step.summary)") }
+        print("      \(f.explanation)")
+    }
+
+    /// A file-name-safe short form of a signature.
+    static func slug(_ text: String) -> String {
+        let mapped = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
+        var out = String(mapped)
+        while out.contains("--") { out = out.replacingOccurrences(of: "--", with: "-") }
+        return String(out.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(60))
+    }
+}

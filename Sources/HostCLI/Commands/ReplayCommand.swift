@@ -1,0 +1,129 @@
+import Foundation
+import HostProtocol
+import PluginFuzzing
+import PluginHost
+
+/// `plugin-host replay FILE`: re-runs a trace and reports whether the plugin
+/// behaves identically.
+enum ReplayCommand {
+    static let usage = """
+        usage: plugin-host replay FILE [--plugin PATH] [-- plugin-args...]
+
+        Re-runs a trace written by plugin-host fuzz against the plugin (with the plugin
+        arguments recorded in the trace, plus any given after --) and compares every
+        reply with the replies the trace recorded. Prints "identical" or the first
+        difference, and whether the replies agree with the reference model now.
+
+        options:
+          --plugin PATH   plugin binary (default: background-service-plugin beside plugin-host)
+          --help          this text
+
+        exit status: 0 identical, 1 different, 64 usage error
+        """
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let args: Arguments
+        do throws(Arguments.UsageError) {
+            args = try Arguments(arguments, options: ["--plugin"], flags: ["--help"])
+            if args.has("--help") {
+                print(usage)
+                return 0
+            }
+            guard args.positional.count == 1 else { throw Arguments.UsageError("give exactly one trace file") }
+        } catch {
+            return HostCLI.usageError(error.description, usage: usage)
+        }
+        let trace: TraceFile
+        do {
+            trace = try TraceFile.read(path: args.positional[0])
+        } catch {
+            HostCLI.diagnose("replay: \(error)")
+            return 64
+        }
+        let plugin = PluginLocator.resolve(args.value("--plugin"))
+        print("replay \(args.positional[0]): \(trace.header.level) level, profile \(trace.header.profile.rawValue), finding: \(trace.header.finding)")
+        if trace.header.level == "system", let recorded = trace.header.extra["build"]?.stringValue, recorded != BuildInfo.configuration {
+            HostCLI.diagnose("replay: this trace was recorded by a \(recorded) build and this is a \(BuildInfo.configuration) build; host job interleavings can differ between the two, so replay it with a \(recorded) build (swift run \(recorded == "release" ? "-c release " : "")plugin-host replay ...)")
+        }
+        switch trace.header.level {
+        case "plugin": return replayPlugin(trace, plugin: plugin, extra: args.passthrough)
+        case "system": return SystemReplay.run(trace, plugin: plugin, extra: args.passthrough)
+        default:
+            HostCLI.diagnose("replay: unknown trace level \"\(trace.header.level)\"")
+            return 64
+        }
+    }
+
+    static func replayPlugin(_ trace: TraceFile, plugin: String, extra: [String]) -> Int32 {
+        let steps = trace.lines.compactMap { $0["send"].flatMap(FuzzStep.init(json:)) }
+        let recorded = trace.lines.map { $0["actual"]?.arrayValue ?? [] }
+        let driver: PluginDriver
+        do {
+            driver = try PluginDriver(plugin: .init(executable: plugin, arguments: trace.header.pluginArguments + extra))
+        } catch {
+            HostCLI.diagnose("replay: \(error)")
+            return 1
+        }
+        defer { driver.close() }
+        let outcome = PluginCase(steps: steps).run(on: driver, profile: trace.header.profile, resetID: 1)
+        if let error = outcome.error {
+            print("different: the plugin failed: \(error)")
+            return 1
+        }
+        var identical = true
+        for (i, step) in steps.enumerated() {
+            let now = i < outcome.actual.count ? outcome.actual[i] : []
+            let then = i < recorded.count ? recorded[i] : []
+            if let m = FrameComparison.firstMismatch(expected: then, actual: now) {
+                identical = false
+                print("different at step \(i + 1) (\(step.summary)):")
+                print("  recorded: \(m.expected?.description ?? "nothing")")
+                print("  now:      \(m.actual?.description ?? "nothing")")
+                break
+            }
+        }
+        if identical { print("identical: the plugin wrote the same replies as recorded (\(steps.count) steps)") }
+        if let m = outcome.mismatch {
+            print("model: still disagrees (\(outcome.signature ?? m.signature))")
+        } else {
+            print("model: agrees now (the finding no longer reproduces)")
+        }
+        return identical ? 0 : 1
+    }
+}
+
+/// Replays system-level traces: the same scenario and actions in a fresh
+/// simulation; identical when every step's timeline matches the recording.
+enum SystemReplay {
+    static func run(_ trace: TraceFile, plugin: String, extra: [String]) -> Int32 {
+        guard let scenario = trace.header.extra["scenario"].flatMap(SystemScenario.init(json:)) else {
+            HostCLI.diagnose("replay: the trace has no readable scenario")
+            return 64
+        }
+        let actions = trace.lines.compactMap { $0["action"].flatMap(SystemAction.init(json:)) }
+        let recorded = trace.lines.map { $0["timeline"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
+        let c = SystemCase(scenario: scenario, actions: actions)
+        let behaviour: HostBehaviour = trace.header.profile == .strict ? .strict : .seed
+        let outcome = c.run(plugin: .init(executable: plugin, arguments: trace.header.pluginArguments + extra), behaviour: behaviour, stopAt: trace.header.finding)
+        if let error = outcome.error { print("run failed: \(error)") }
+        var identical = outcome.timeline.count == recorded.count
+        for i in 0..<max(outcome.timeline.count, recorded.count) {
+            let now = i < outcome.timeline.count ? outcome.timeline[i] : []
+            let then = i < recorded.count ? recorded[i] : []
+            guard now != then else { continue }
+            identical = false
+            let j = Array(zip(now, then)).firstIndex { $0 != $1 } ?? min(now.count, then.count)
+            print("different at step \(i + 1) (\(i < actions.count ? actions[i].summary : "?")), line \(j + 1):")
+            print("  recorded: \(j < then.count ? then[j] : "nothing")")
+            print("  now:      \(j < now.count ? now[j] : "nothing")")
+            break
+        }
+        if identical { print("identical: the same timeline, step by step (\(actions.count) steps)") }
+        if let v = outcome.first(trace.header.finding) {
+            print("invariants: still broken after step \(v.step + 1): \(v.violation.signature)")
+        } else {
+            print("invariants: the finding no longer reproduces (\(outcome.signatures.isEmpty ? "every invariant holds" : "other violations: " + outcome.signatures.joined(separator: "; ")))")
+        }
+        return identical ? 0 : 1
+    }
+}

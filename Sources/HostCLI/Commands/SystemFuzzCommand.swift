@@ -1,0 +1,50 @@
+import Foundation
+import HostProtocol
+import PluginFuzzing
+import PluginHost
+
+/// `plugin-host fuzz --level system`.
+enum SystemFuzzCommand {
+    static func pluginArguments(_ s: FuzzCommand.Settings) -> [String] {
+        ["--profile", s.profile.rawValue, "--clock", "virtual"] + s.pluginArguments
+    }
+
+    static func run(_ s: FuzzCommand.Settings) -> Int32 {
+        let args = pluginArguments(s)
+        let progress = FuzzProgress()
+        let fuzzer = SystemFuzzer(
+            configuration: .init(
+                plugin: .init(executable: s.plugin, arguments: args, stderrPrefix: "[plugin] "),
+                behaviour: s.profile == .strict ? .strict : .seed, seed: s.seed, runs: s.runs, seconds: s.seconds,
+                maxSteps: s.depth, jobs: s.jobs),
+            progress: progress)
+        let started = Date()
+        let findings = fuzzer.run()
+        progress.finish()
+        let elapsed = Date().timeIntervalSince(started)
+        let totals = fuzzer.totals
+        print("fuzz (system level, profile \(s.profile.rawValue): \(s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"), seed \(s.seed)): \(totals.cases) cases, \(totals.steps) steps in \(String(format: "%.1f", elapsed)) s")
+        if findings.isEmpty {
+            print("no findings: every invariant of REFERENCE.md part D held after every step")
+            return 0
+        }
+        let byInvariant = Dictionary(grouping: findings) { $0.violation?.invariant.rawValue ?? "run failures" }
+        print("\(findings.count) finding(s), by invariant:")
+        var n = 0
+        for key in byInvariant.keys.sorted() {
+            let group = byInvariant[key]!
+            let statement = group.first?.violation?.invariant.statement ?? ""
+            print("\n\(key): \(statement)")
+            for f in group {
+                n += 1
+                let name = "system-\(n)-\(FuzzCommand.slug(f.signature)).jsonl"
+                let path = FuzzCommand.write(f.trace(profile: s.profile, seed: s.seed, pluginArguments: args), name: name, to: s.out)
+                print("  [\(n)] \(f.violation?.cause ?? f.signature)")
+                print("      case seed \(f.caseSeed), shrunk \(f.originalSteps) → \(f.systemCase.actions.count) steps; trace \(path)")
+                for (i, a) in f.systemCase.actions.enumerated() { print("      \(i + 1). \(a.summary)") }
+                print("      \(f.explanation)")
+            }
+        }
+        return 1
+    }
+}

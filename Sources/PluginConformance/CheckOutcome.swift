@@ -1,0 +1,67 @@
+import HostProtocol
+
+/// The result of one check under one profile.
+package struct CheckOutcome: Sendable {
+    /// The failing step: what was sent and what came back.
+    struct Failure: Sendable {
+        /// 1-based step number (0: the whole script) and how many steps the script has.
+        let step: Int
+        let steps: Int
+        /// The inputs of the failing step (and of the preceding steps without a
+        /// barrier), as readable text.
+        let sent: [String]
+        /// The replies expected (normalized).
+        let expected: [String]
+        /// The replies received (normalized; raw text for frames that are not JSON).
+        let actual: [String]
+        /// What else went wrong (a hang, an early exit, the exit status), if anything.
+        let note: String?
+        /// The last lines the plugin wrote to stderr.
+        let stderrTail: String
+    }
+
+    /// The check's name.
+    package let name: String
+    /// The profile it ran under.
+    package let profile: Profile
+    /// The contract section.
+    let section: Int
+    /// The rule text.
+    let rule: String
+    /// Whether the plugin conformed.
+    package let passed: Bool
+    /// One line saying why it failed.
+    let reason: String?
+    /// Details of the failure.
+    let failure: Failure?
+    /// Wall-clock seconds the check took.
+    let seconds: Double
+
+    /// The readable report of a failure: check, reason, sent messages, expected,
+    /// actual and their diff.
+    var failureReport: String {
+        guard let f = failure else { return "" }
+        var lines = ["FAIL \(name) [\(profile.rawValue)]: \(reason ?? "failed")"]
+        lines.append("  rule: \(rule)")
+        lines.append(f.step == 0 ? "  the whole script (\(f.steps) steps), sent:" : "  step \(f.step) of \(f.steps), sent:")
+        lines += f.sent.map { "    → " + $0 }
+        if let note = f.note { lines.append("  note: \(note)") }
+        // Short lists are shown whole, then diffed; long ones only as a diff with context.
+        if f.expected.count + f.actual.count <= 16 {
+            lines.append("  expected:")
+            lines += f.expected.isEmpty ? ["    (nothing)"] : f.expected.map { "    " + ConformanceText.shorten($0) }
+            lines.append("  actual:")
+            lines += f.actual.isEmpty ? ["    (nothing)"] : f.actual.map { "    " + ConformanceText.shorten($0) }
+        }
+        if f.expected != f.actual {
+            lines.append("  diff (- expected, + actual):")
+            lines += ConformanceText.diff(expected: f.expected, actual: f.actual, context: 3).map { "    " + $0 }
+        }
+        let tail = f.stderrTail.split(separator: "\n").suffix(5)
+        if !tail.isEmpty {
+            lines.append("  plugin stderr (last lines):")
+            lines += tail.map { "    " + ConformanceText.shorten(String($0), limit: 200) }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

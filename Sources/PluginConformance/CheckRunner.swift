@@ -1,0 +1,144 @@
+import Dispatch
+import Foundation
+import HostProtocol
+
+/// The plugin binary under test and how to start it.
+package struct PluginUnderTest: Sendable {
+    /// Path to the executable.
+    package var executable: String
+    /// Arguments added after each check's own flags (`plugin-host conformance -- ARGS`).
+    package var extraArguments: [String] = []
+    /// Environment variables added to the host's (the mutation test sets `BSP_FAULT`).
+    package var environment: [String: String] = [:]
+    /// How long one step may wait for its replies before it counts as a hang.
+    package var stepTimeout: DispatchTimeInterval = .seconds(10)
+
+    package init(
+        executable: String, extraArguments: [String] = [], environment: [String: String] = [:],
+        stepTimeout: DispatchTimeInterval = .seconds(10)
+    ) {
+        self.executable = executable
+        self.extraArguments = extraArguments
+        self.environment = environment
+        self.stepTimeout = stepTimeout
+    }
+}
+
+/// Runs one check under one profile against a fresh plugin process.
+struct CheckRunner: Sendable {
+    /// The method of the barrier request: not a method of the contract, so any
+    /// conforming plugin answers it with -32601 and changes nothing.
+    static let barrierMethod = "conformance/barrier"
+
+    let plugin: PluginUnderTest
+
+    /// Runs the check; a `runsTwice` check is run in a second process too and both
+    /// stdouts must be byte-identical.
+    func run(_ check: ConformanceCheck, profile: Profile) -> CheckOutcome {
+        let started = DispatchTime.now()
+        let first = runOnce(check, profile: profile, stopAtFirstFailure: !check.runsTwice)
+        var failure = first.failure
+        var reason = first.reason
+        if check.runsTwice {
+            // Determinism first: two runs must write the same bytes, whatever they are.
+            let second = runOnce(check, profile: profile, stopAtFirstFailure: false)
+            if first.stdout != second.stdout {
+                let a = Self.rawFrames(first.stdout), b = Self.rawFrames(second.stdout)
+                reason = "two runs of the same script in two processes wrote different bytes (" + ConformanceText.summary(expected: a, actual: b) + ")"
+                failure = .init(
+                    step: 0, steps: first.steps, sent: first.allSent, expected: a, actual: b,
+                    note: "expected: the first run's stdout (barrier replies included); actual: the second run's", stderrTail: "")
+            }
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        return CheckOutcome(
+            name: check.name, profile: profile, section: check.section, rule: check.rule,
+            passed: failure == nil, reason: failure == nil ? nil : reason, failure: failure, seconds: seconds)
+    }
+
+    /// The lines of a stdout, for showing two runs side by side.
+    private static func rawFrames(_ bytes: [UInt8]) -> [String] {
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        if lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    private struct Run {
+        var failure: CheckOutcome.Failure?
+        var reason: String?
+        var stdout: [UInt8] = []
+        var steps = 0
+        var allSent: [String] = []
+    }
+
+    private func runOnce(_ check: ConformanceCheck, profile: Profile, stopAtFirstFailure: Bool) -> Run {
+        let steps = check.script(profile)
+        var run = Run(steps: steps.count)
+        var arguments = ["--profile", profile.rawValue] + check.flags
+        var plistPath: String?
+        if let plist = check.infoPlist {
+            let path = NSTemporaryDirectory() + "conformance-\(getpid())-\(UUID().uuidString).plist"
+            do {
+                try plist.write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                run.reason = "cannot write the Info.plist for the check: \(error.localizedDescription)"
+                run.failure = .init(step: 0, steps: steps.count, sent: [], expected: [], actual: [], note: run.reason, stderrTail: "")
+                return run
+            }
+            plistPath = path
+            arguments += ["--info-plist", path]
+        }
+        defer { if let plistPath { try? FileManager.default.removeItem(atPath: plistPath) } }
+        arguments += plugin.extraArguments
+        let pipe: PluginPipe
+        do {
+            pipe = try PluginPipe(executable: plugin.executable, arguments: arguments, environment: plugin.environment)
+        } catch {
+            run.reason = "cannot start the plugin: \(error.description)"
+            run.failure = .init(step: 0, steps: steps.count, sent: [], expected: [], actual: [], note: run.reason, stderrTail: "")
+            return run
+        }
+        var session = StepSession(check: check, pipe: pipe, timeout: plugin.stepTimeout)
+        var unbarriered: [String] = []
+        for (index, step) in steps.enumerated() {
+            let sent = unbarriered + step.inputs.map(\.display)
+            run.allSent += step.inputs.map(\.display)
+            let result = session.play(step, barrierNumber: index + 1)
+            if case .none = step.ending {
+                unbarriered = sent
+                continue
+            }
+            unbarriered = []
+            let expected = step.expect.map { check.compareRaw ? $0 : (session.normalizer.normalize(Array($0.utf8)) ?? $0) }
+            if result.actual != expected || result.note != nil {
+                if run.failure == nil {
+                    run.reason = reason(check: check, session: session, expected: expected, result: result)
+                    run.failure = .init(
+                        step: index + 1, steps: steps.count, sent: sent, expected: expected, actual: result.actual,
+                        note: result.note, stderrTail: pipe.stderrTail)
+                }
+                if stopAtFirstFailure || result.note != nil { break }
+            }
+        }
+        pipe.stop()
+        run.stdout = pipe.stdout
+        return run
+    }
+
+    /// One line saying why a step failed.
+    private func reason(check: ConformanceCheck, session: StepSession, expected: [String], result: StepSession.Result) -> String {
+        for method in check.requires {
+            let ids = session.requestIDs(method: method)
+            let unknown = result.actual.contains { text in
+                guard let v = try? JSONParser.parse(Array(text.utf8)) else { return false }
+                return (v.arrayValue ?? [v]).contains { m in
+                    m["error"]?["code"]?.int64Value == -32601 && m["id"].map { ids.contains($0.description) } == true
+                }
+            }
+            if unknown { return "needs the \(method) extension (the plugin answered -32601 Method not found to \(method))" }
+        }
+        if result.actual == expected, let note = result.note { return note }
+        let summary = ConformanceText.summary(expected: expected, actual: result.actual)
+        return result.note.map { "\(summary); \($0)" } ?? summary
+    }
+}

@@ -1,0 +1,147 @@
+import HostProtocol
+
+/// One rule of the contract, checked by a script: the frames to send and the
+/// exact replies expected, in order.
+///
+/// A check is data. The runner starts a fresh plugin for it (a new process with
+/// `--profile P` and ``flags``), plays ``script`` step by step, and compares each
+/// step's replies with the expected ones frame by frame. See `docs/conformance.md`
+/// for the comparison rules and the whole catalogue.
+package struct ConformanceCheck: Sendable {
+    /// The check's name, after its rule (`jsonrpc.batch.empty`).
+    package let name: String
+    /// The contract section the rule comes from (1 to 6).
+    package let section: Int
+    /// The rule, in words; says so when the check needs an extension.
+    package let rule: String
+    /// The profiles the check applies to; it runs once under each.
+    package let profiles: [Profile]
+    /// Plugin flags, added after `--profile P`.
+    package let flags: [String]
+    /// How ``ConformanceInput/json(_:)`` inputs and the barrier are framed on stdin.
+    let inputFraming: Framing
+    /// How the plugin's replies are framed on stdout.
+    let outputFraming: Framing
+    /// Methods beyond the contract that the check needs (for example `os/submit`).
+    package let requires: [String]
+    /// An Info.plist (XML) written to a temporary file and passed as `--info-plist`.
+    let infoPlist: String?
+    /// Compare the raw frames byte for byte instead of their normalized form.
+    let compareRaw: Bool
+    /// Run the script in two processes and require byte-identical stdout as well.
+    let runsTwice: Bool
+    /// The steps, for one profile.
+    let script: @Sendable (Profile) -> [ConformanceStep]
+
+    /// Creates a check; most checks use the defaults.
+    init(
+        _ name: String, section: Int, rule: String, profiles: [Profile] = [.seed, .strict], flags: [String] = [],
+        inputFraming: Framing = .ndjson, outputFraming: Framing? = nil, requires: [String] = [],
+        infoPlist: String? = nil, compareRaw: Bool = false, runsTwice: Bool = false,
+        script: @escaping @Sendable (Profile) -> [ConformanceStep]
+    ) {
+        self.name = name
+        self.section = section
+        self.rule = rule
+        self.profiles = profiles
+        self.flags = flags
+        self.inputFraming = inputFraming
+        self.outputFraming = outputFraming ?? inputFraming
+        self.requires = requires
+        self.infoPlist = infoPlist
+        self.compareRaw = compareRaw
+        self.runsTwice = runsTwice
+        self.script = script
+    }
+
+    /// Whether the check's steps differ between the two profiles.
+    var differsByProfile: Bool {
+        profiles.count > 1 && script(.seed).map(\.description) != script(.strict).map(\.description)
+    }
+}
+
+/// One input on the plugin's stdin.
+enum ConformanceInput: Sendable, Hashable {
+    /// A JSON text, framed with the check's input framing.
+    case json(String)
+    /// Bytes written exactly as given (already framed, or deliberately broken).
+    case raw([UInt8])
+
+    /// Raw bytes from a string's UTF-8.
+    static func text(_ s: String) -> ConformanceInput { .raw(Array(s.utf8)) }
+
+    /// The bytes written for this input.
+    func bytes(framing: Framing) -> [UInt8] {
+        switch self {
+        case .json(let s): FrameEncoder.frame(Array(s.utf8), framing: framing)
+        case .raw(let b): b
+        }
+    }
+
+    /// A readable form: the JSON text, or the raw bytes with `\r`, `\n` and
+    /// non-printable bytes escaped (long inputs are shortened).
+    var display: String {
+        switch self {
+        case .json(let s): ConformanceText.shorten(s)
+        case .raw(let b): "raw " + ConformanceText.escape(b)
+        }
+    }
+}
+
+/// One step of a script: inputs, then what the plugin must have written in reply.
+struct ConformanceStep: Sendable, CustomStringConvertible {
+    /// How the step ends.
+    enum Ending: Sendable, Hashable {
+        /// A barrier request follows the inputs; every frame written before the
+        /// barrier's reply is compared with ``expect``.
+        case barrier
+        /// No barrier (the inputs may end mid-frame); this step's output is
+        /// collected by the next step.
+        case none
+        /// The plugin must write ``expect``, close stdout and exit with status 0;
+        /// `closeStdin` closes its stdin after the inputs (end of input).
+        case exit(closeStdin: Bool)
+    }
+
+    /// What is written, each input with its own `write(2)`.
+    let inputs: [ConformanceInput]
+    /// The replies expected, in order, as JSON texts (raw frames for raw checks).
+    let expect: [String]
+    /// How the step ends.
+    let ending: Ending
+
+    /// Sends JSON texts, then the barrier; expects `expect`.
+    static func send(_ json: String..., expect: [String]) -> ConformanceStep {
+        ConformanceStep(inputs: json.map(ConformanceInput.json), expect: expect, ending: .barrier)
+    }
+
+    /// Sends inputs, then the barrier; expects `expect`.
+    static func send(_ inputs: [ConformanceInput], expect: [String]) -> ConformanceStep {
+        ConformanceStep(inputs: inputs, expect: expect, ending: .barrier)
+    }
+
+    /// Sends inputs without a barrier; their replies are expected by the next step.
+    static func partial(_ inputs: [ConformanceInput]) -> ConformanceStep {
+        ConformanceStep(inputs: inputs, expect: [], ending: .none)
+    }
+
+    /// Sends inputs (optionally closing stdin after them) and expects `expect`, then
+    /// the end of stdout and exit status 0.
+    static func exit(_ inputs: [ConformanceInput], closeStdin: Bool, expect: [String]) -> ConformanceStep {
+        ConformanceStep(inputs: inputs, expect: expect, ending: .exit(closeStdin: closeStdin))
+    }
+
+    /// The step as text (inputs with `→`, replies with `←`), as the catalogue shows it.
+    var description: String {
+        var lines = inputs.map { "→ " + $0.display }
+        switch ending {
+        case .barrier: break
+        case .none: lines.append("  (no barrier: the replies are expected with the next step)")
+        case .exit(let close): lines.append(close ? "→ (end of input: stdin closed)" : "  (no barrier: the plugin must exit)")
+        }
+        lines += expect.map { "← " + ConformanceText.shorten($0) }
+        if case .barrier = ending, expect.isEmpty { lines.append("← (nothing)") }
+        if case .exit = ending { lines.append("← (end of output, exit status 0)") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,109 @@
+import HostProtocol
+import PluginHost
+
+/// The whole-system invariants of REFERENCE.md part D, as the system fuzzer
+/// checks them after every step (see docs/fuzzing.md for how each is read).
+public enum Invariant: String, Sendable, CaseIterable, Comparable {
+    case d1 = "D1", d2 = "D2", d3 = "D3", d4 = "D4", d5 = "D5", d6 = "D6"
+
+    /// The invariant's statement.
+    public var statement: String {
+        switch self {
+        case .d1: "every request the host sends gets exactly one answer, or the host knows it will never get one and can say why; no host task waits forever"
+        case .d2: "every launched background task is completed exactly once, before the system would kill the app"
+        case .d3: "a Stop caused by an old service run never stops a newer run"
+        case .d4: "while the service is meant to be running, the next background launch stays scheduled"
+        case .d5: "a background launch while no service runs is not left hanging until a timer"
+        case .d6: "the plugin and the host agree about whether a task is active and whether a cancel listener is pending"
+        }
+    }
+
+    public static func < (a: Invariant, b: Invariant) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// A broken invariant, with its cause (what groups findings) and the details.
+public struct Violation: Sendable, Hashable {
+    public let invariant: Invariant
+    /// A short, stable description of the cause.
+    public let cause: String
+    /// What was seen, in words.
+    public let detail: String
+
+    /// What findings are grouped by.
+    public var signature: String { "\(invariant.rawValue): \(cause)" }
+}
+
+/// Checks the invariants against the plugin's state and the host's, after each step.
+struct InvariantChecker {
+    private var generation: UInt64 = 0
+    private var eventsSeen = 0
+    private var violationsSeen = 0
+    /// Runs during which a launch has been scheduled at some point.
+    private var scheduledRuns: Set<UInt64> = []
+
+    /// Everything broken now. `expired` lists the tasks whose expiration handler ran in this step.
+    mutating func check(
+        plugin s: PluginStateSnapshot, status: ServiceStatus, hostWaits: [RequestID], serviceEvents: [ServiceEvent],
+        expired: [PluginStateSnapshot.ActiveTask]
+    ) -> [Violation] {
+        var found: [Violation] = []
+        // D3: a stop from a listener of an earlier run that was carried out.
+        let newEvents = Array(serviceEvents.dropFirst(eventsSeen))
+        eventsSeen = serviceEvents.count
+        for (i, e) in newEvents.enumerated() {
+            if case .startRequested(let g) = e { generation = g }
+            guard case .stopRequested(let origin) = e, let g = origin.generation, g != generation else { continue }
+            let next = i + 1 < newEvents.count ? newEvents[i + 1] : nil
+            var carriedOut = true
+            if case .stopIgnored? = next { carriedOut = false }
+            if case .stopFailed? = next { carriedOut = false }
+            if carriedOut {
+                let how = if case .listenerTimedOut = origin { "timed out" } else { "resolved" }
+                found.append(Violation(invariant: .d3, cause: "the cancel listener of an earlier run (\(how)) stopped the current run",
+                                       detail: "a stop requested by \(origin) stopped run \(generation)"))
+            }
+        }
+        // D1: a host call the plugin will never answer.
+        let pluginHolds = s.cancelInvokePending == true ? s.pendingCancelInvoke : nil
+        for id in hostWaits where id != pluginHolds || s.cancelInvokePending != true {
+            let why = (s.counters.dropped ?? 0) > 0 ? "the plugin dropped it when a newer waitForCancel arrived" : "the plugin does not hold it"
+            found.append(Violation(invariant: .d1, cause: "a waitForCancel the plugin no longer holds is still awaited",
+                                   detail: "the host still waits for request \(id) (waitForCancel); \(why), so no answer will come"))
+        }
+        // D2: exactly once, and promptly after expiration.
+        if s.counters.violations > violationsSeen {
+            found.append(Violation(invariant: .d2, cause: "a task was completed twice", detail: "the plugin reported \(s.counters.violations - violationsSeen) exactly-once violation(s)"))
+        }
+        violationsSeen = s.counters.violations
+        if let active = s.activeTask, expired.contains(active) {
+            found.append(Violation(invariant: .d2, cause: "a task was not completed when its expiration handler ran",
+                                   detail: "\(active.identifier) (launched at \(active.launchedAt.decimalSeconds) s) is still running after its expiration handler; iOS would kill the app"))
+        }
+        // D4: while running, a scheduled launch must stay scheduled.
+        if status.isRunning {
+            if s.activeTask != nil || !s.pendingRequests.isEmpty { scheduledRuns.insert(status.generation) }
+            if scheduledRuns.contains(status.generation), s.activeTask == nil, s.pendingRequests.isEmpty,
+                s.conditions.backgroundRefreshStatus == .available
+            {
+                found.append(Violation(invariant: .d4, cause: "no background launch is scheduled while the service runs",
+                                       detail: "run \(status.generation) is running, no task is active and no request is pending"))
+            }
+        }
+        // D5: a task running while no service runs.
+        if !status.isRunning, let task = s.activeTask {
+            found.append(Violation(invariant: .d5, cause: "a \(task.kind.rawValue) task launched while no service runs is left running",
+                                   detail: "\(task.identifier) (launched at \(task.launchedAt.decimalSeconds) s) is running with no service to do its work or complete it; only a timer or expiration will end it"))
+        }
+        // D6: agreement about the cancel listener, and a listener for a running task.
+        let pluginHasListener = s.cancelInvokePending == true
+        if hostWaits.count > 1 || (hostWaits.isEmpty && pluginHasListener) {
+            found.append(Violation(invariant: .d6, cause: "host and plugin disagree about the pending cancel listener",
+                                   detail: "the host waits on \(hostWaits.count) waitForCancel call(s); the plugin holds \(pluginHasListener ? "one" : "none")"))
+        }
+        if status.isRunning, s.activeTask != nil, !pluginHasListener {
+            found.append(Violation(invariant: .d6, cause: "the service runs through a background task without a cancel listener",
+                                   detail: "run \(status.generation) is running and \(s.activeTask!.identifier) is active, but no waitForCancel is pending: expiration cannot reach the host"))
+        }
+        return found
+    }
+}

@@ -1,0 +1,47 @@
+import Dispatch
+import Synchronization
+
+/// A call's timeout: a one-shot timer source, cancelled (and so released at once)
+/// when the call completes first.
+final class CallTimer: Sendable {
+    /// Timers alive now, for tests: answered calls must not keep theirs.
+    static let live = Atomic<Int>(0)
+    private nonisolated(unsafe) let source: DispatchSourceTimer  // thread-safe: schedule before resume, then only cancel()
+
+    init(after timeout: Duration, _ handler: @escaping @Sendable (Double) -> Void) {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        source = DispatchSource.makeTimerSource(queue: .global())
+        source.setEventHandler { handler(seconds) }
+        source.schedule(deadline: .now() + seconds)
+        source.resume()
+        CallTimer.live.add(1, ordering: .relaxed)
+    }
+
+    deinit {
+        source.cancel()
+        CallTimer.live.subtract(1, ordering: .relaxed)
+    }
+
+    func cancel() { source.cancel() }
+}
+
+/// Where a call's timer lives: armed after the request is written, unless the call
+/// has completed by then; released when it completes.
+final class TimeoutSlot: Sendable {
+    private let state = Mutex<(finished: Bool, timer: CallTimer?)>((false, nil))
+
+    func arm(after timeout: Duration, _ handler: @escaping @Sendable (Double) -> Void) {
+        state.withLock { s in
+            if !s.finished { s.timer = CallTimer(after: timeout, handler) }
+        }
+    }
+
+    func finish() {
+        let timer = state.withLock { s -> CallTimer? in
+            s.finished = true
+            defer { s.timer = nil }
+            return s.timer
+        }
+        timer?.cancel()
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import HostProtocol
+
+/// Recording what happens into the timeline.
+extension SystemSimulation {
+    func tapped(_ event: ConnectionEvent) {
+        switch event {
+        case .sentRequest(let r):
+            shared.withLock { s in
+                s.origins[r.id] = s.origin
+                // Only the host's own calls are waited for between jobs; the driver's calls block it.
+                if s.origin == .rust, r.method != WaitForCancel.name { s.inFlight[r.id] = r.method }
+                // A time step's own request is stamped when it is sent; what it causes, when it happens.
+                let time = r.method == OSAdvanceTime.name ? clock.now : max(s.stamp, clock.now)
+                s.timeline.append(TimelineEntry(time: time, kind: .request(r, s.origin)))
+            }
+        case .receivedResponse(let r):
+            shared.withLock { s in
+                let origin = s.origins[r.id] ?? .rust
+                s.timeline.append(TimelineEntry(time: max(s.stamp, clock.now), kind: .response(r, origin)))
+            }
+        case .receivedNotification(let n):
+            shared.withLock { s in
+                s.events.append(n)
+                s.timeline.append(TimelineEntry(time: max(s.stamp, clock.now), kind: .event(n)))
+            }
+        case .settled:
+            break
+        case .stderr(let line):
+            append(.stderr(line))
+        case .closed, .protocolError:
+            condition.lock()
+            condition.broadcast()
+            condition.unlock()
+            if case .protocolError(let why) = event { append(.note("protocol error: \(why)")) }
+        case .sentNotification, .receivedOther:
+            break
+        }
+    }
+
+    func append(_ kind: TimelineEntry.Kind) {
+        shared.withLock { $0.timeline.append(TimelineEntry(time: max($0.stamp, clock.now), kind: kind)) }
+    }
+
+    /// Stamps what follows with `time` (during a plugin time step).
+    func stampTimeline(_ time: VirtualTime) {
+        shared.withLock { $0.stamp = time }
+    }
+}
+
+/// Forwards connection events to the simulation once it exists.
+final class TapRelay: @unchecked Sendable {
+    // @unchecked: the targets are set once, before any event can arrive that matters.
+    var target: (@Sendable (ConnectionEvent) -> Void)?
+    var handoffTarget: (@Sendable (RequestID, @escaping @Sendable () -> Void) -> Void)?
+    func forward(_ event: ConnectionEvent) { target?(event) }
+    func handoff(_ id: RequestID, _ completion: @escaping @Sendable () -> Void) {
+        if let handoffTarget { handoffTarget(id, completion) } else { completion() }
+    }
+}
+
+/// Forwards service events to the simulation once it exists.
+final class ServiceEventSink: @unchecked Sendable {
+    // @unchecked: targets are set once, during the simulation's init.
+    var target: (@Sendable (ServiceEvent) -> Void)?
+    var logTarget: (@Sendable (String) -> Void)?
+    func forward(_ event: ServiceEvent) { target?(event) }
+    func log(_ line: String) { logTarget?(line) }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import HostProtocol
+import Synchronization
+
+/// Driving the system: host tasks, requests from the harness and the OS, running until idle.
+extension SystemSimulation {
+    /// Runs `action` as a host task (on the simulation's executor) until the system is idle.
+    public func host(_ action: @escaping @Sendable (ServiceManager) async -> Void) throws(SimulationError) {
+        let manager = self.manager
+        Task(executorPreference: executor) { await action(manager) }
+        try runUntilIdle()
+    }
+
+    /// Runs `body` as a host task and returns its result once the system is idle.
+    public func hostValue<T: Sendable>(_ body: @escaping @Sendable (ServiceManager) async -> T) throws(SimulationError) -> T {
+        let box = Mutex<T?>(nil)
+        let manager = self.manager
+        Task(executorPreference: executor) {
+            let value = await body(manager)
+            box.withLock { $0 = value }
+        }
+        try runUntilIdle()
+        guard let value = box.withLock({ $0 }) else { throw .hung(["a host task did not finish"]) }
+        return value
+    }
+
+    /// A request made by the harness or the OS, answered before returning; the
+    /// host then runs until idle.
+    public func call<M: RPCMethod>(_: M.Type, _ params: M.Params, origin: Origin = .os) throws(SimulationError) -> M.Result {
+        let raw = try callRaw(method: M.name, params: PluginConnection.encode(params), origin: origin)
+        do {
+            return try PluginConnection.decode(M.self, raw)
+        } catch {
+            throw .host(error)
+        }
+    }
+
+    /// An `os/` control; `-32002`-style refusals come back as `.failure`.
+    @discardableResult
+    public func os<M: RPCMethod>(_ method: M.Type, _ params: M.Params) throws(SimulationError) -> Result<M.Result, HostError> {
+        do {
+            return .success(try call(method, params, origin: .os))
+        } catch {
+            if case .host(let e) = error, e.code != nil { return .failure(e) }
+            throw error
+        }
+    }
+
+    /// A raw request (any method, any params).
+    public func callRaw(method: String, params: JSONValue?, origin: Origin) throws(SimulationError) -> JSONValue {
+        shared.withLock { $0.origin = origin }
+        let outcome = Result { () throws(HostError) in
+            try client.connection.callBlocking(method: method, params: params, timeout: options.answerTimeout)
+        }
+        shared.withLock { $0.origin = .rust }
+        let result: JSONValue
+        do {
+            result = try outcome.get()
+        } catch {
+            try runUntilIdle()
+            throw .host(error)
+        }
+        if method == OSAdvanceTime.name, let now = try? OSAdvanceTime.Result(json: result).now { pluginNow = now }
+        try runUntilIdle()
+        return result
+    }
+
+    /// The plugin's state snapshot (not shown in timelines).
+    public func pluginState() throws(SimulationError) -> PluginStateSnapshot {
+        try call(PluginStateMethod.self, EmptyParams(), origin: .harness)
+    }
+
+    /// Runs host jobs until none is runnable and no request is unanswered.
+    ///
+    /// Between two jobs it waits until every answer to what the last job wrote has
+    /// arrived, then runs those completions in arrival order (each resumes its task,
+    /// which queues its next job): the order of jobs depends on nothing but the
+    /// order of messages.
+    public func runUntilIdle() throws(SimulationError) {
+        while true {
+            try waitUntilAnswered()
+            let ready: [@Sendable () -> Void] = shared.withLock { s in
+                defer { s.deliveries.removeAll() }
+                return s.deliveries
+            }
+            for completion in ready { completion() }
+            if ready.isEmpty, !executor.runNext() { return }
+        }
+    }
+
+    private func waitUntilAnswered() throws(SimulationError) {
+        let deadline = Date().addingTimeInterval(Double(options.answerTimeout.components.seconds) + 1)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            let outstanding = shared.withLock { Array($0.inFlight.values) }
+            if outstanding.isEmpty { return }
+            if !condition.wait(until: deadline) { throw .hung(outstanding.sorted()) }
+        }
+    }
+
+    /// A call's answer arrived: calls made by the driver itself (it is blocked waiting)
+    /// complete at once; host calls wait for the driver.
+    func arrived(_ id: RequestID, _ completion: @escaping @Sendable () -> Void) {
+        // A call that failed before it was written has no recorded origin: it belongs
+        // to whoever is calling now.
+        let origin = shared.withLock { $0.origins.removeValue(forKey: id) ?? $0.origin }
+        if origin == .os || origin == .harness {
+            completion()
+            return
+        }
+        condition.lock()
+        shared.withLock { s in
+            s.inFlight.removeValue(forKey: id)
+            s.deliveries.append(completion)
+        }
+        condition.broadcast()
+        condition.unlock()
+    }
+}

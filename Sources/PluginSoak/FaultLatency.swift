@@ -1,0 +1,279 @@
+import Dispatch
+import Foundation
+import HostProtocol
+import PluginHost
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Measures how fast failures are noticed: the host failing every pending call
+/// when the plugin dies, and the plugin exiting when its pipes close. The
+/// promise (docs/reliability.md) is 100 ms for each; tests assert generous bounds,
+/// `plugin-host soak` measures the real figures with these trials.
+package enum FaultLatency {
+    /// One way for the plugin's side of the connection to end.
+    package enum Kind: String, CaseIterable, Sendable {
+        /// SIGKILL while calls are pending: the host fails them all and reaps the child.
+        case sigkill
+        /// SIGTERM while calls are pending: the same.
+        case sigterm
+        /// The plugin writes half a frame and exits 3 (`BSP_FAULT=exit-mid-frame-on-state`).
+        case exitMidFrame = "exit-mid-frame"
+        /// The host closes the plugin's stdin: the plugin exits 0.
+        case stdinClosed = "stdin-closed"
+        /// The host closes its end of the plugin's stdout: the plugin's next write
+        /// fails with EPIPE and it exits 0 (no SIGPIPE death, no crash report).
+        case stdoutClosed = "stdout-closed"
+
+        /// What the measured time is.
+        package var measures: String {
+            switch self {
+            case .sigkill, .sigterm, .exitMidFrame: "signal or exit → every pending call failed"
+            case .stdinClosed: "stdin closed → plugin exited 0"
+            case .stdoutClosed: "request written to a closed stdout → plugin exited 0"
+            }
+        }
+    }
+
+    /// A trial that did not end the way the contract says.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// One trial's figures.
+    package struct Trial: Sendable {
+        /// Until every pending call failed (host faults) or the plugin exited (pipe faults), ms.
+        package let noticedMs: Double
+        /// Until the child was reaped, ms.
+        package let reapedMs: Double
+    }
+
+    /// How long a trial may take before it counts as a hang.
+    static let hangLimit: DispatchTimeInterval = .seconds(10)
+
+    /// Runs one trial of `kind` against a fresh plugin process.
+    package static func trial(_ kind: Kind, plugin: String, arguments: [String]) throws -> Trial {
+        switch kind {
+        case .sigkill: try killWhilePending(SIGKILL, plugin: plugin, arguments: arguments)
+        case .sigterm: try killWhilePending(SIGTERM, plugin: plugin, arguments: arguments)
+        case .exitMidFrame: try exitMidFrame(plugin: plugin, arguments: arguments)
+        case .stdinClosed: try stdinClosed(plugin: plugin, arguments: arguments)
+        case .stdoutClosed: try stdoutClosed(plugin: plugin, arguments: arguments)
+        }
+    }
+
+    private static func connect(_ plugin: String, _ arguments: [String], environment: [String: String] = [:]) throws -> PluginConnection {
+        do {
+            return try PluginConnection(
+                plugin: .init(executable: plugin, arguments: arguments, environment: environment),
+                options: .init(stderrLine: { _ in }))
+        } catch {
+            throw Failure(description: error.description)
+        }
+    }
+
+    /// Starts calls that will not be answered; `done` is signalled once all have completed.
+    private final class Pending: Sendable {
+        let done = DispatchSemaphore(value: 0)
+        let state = Mutex<(left: Int, errors: [HostError], answered: Int)>((0, [], 0))
+
+        func start(_ methods: [String], on connection: PluginConnection) {
+            state.withLock { $0.left += methods.count }
+            for method in methods {
+                connection.start(method: method, params: nil) { [self] result in
+                    let finished = state.withLock { s -> Bool in
+                        switch result {
+                        case .failure(let e): s.errors.append(e)
+                        case .success: s.answered += 1
+                        }
+                        s.left -= 1
+                        return s.left == 0
+                    }
+                    if finished { done.signal() }
+                }
+            }
+        }
+
+        func wait() throws {
+            guard done.wait(timeout: .now() + FaultLatency.hangLimit) == .success else {
+                throw Failure(description: "pending calls were not failed within 10 s (\(state.withLock { $0.left }) still pending)")
+            }
+        }
+
+        func expectAll(_ error: HostError) throws {
+            let (errors, answered) = state.withLock { ($0.errors, $0.answered) }
+            guard answered == 0, errors.allSatisfy({ $0 == error }) else {
+                throw Failure(description: "expected every pending call to fail with \(error); got \(errors), \(answered) answered")
+            }
+        }
+    }
+
+    /// Waits until the kernel reports the process stopped (`kill` only queues SIGSTOP:
+    /// until it takes effect the process may still read and answer).
+    package static func waitUntilStopped(_ pid: Int32, timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            // /proc/PID/stat: "pid (comm) S ...": the state follows the last ')'.
+            if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].dropFirst().first == "T"
+            {
+                return true
+            }
+            usleep(200)
+        }
+        return false
+    }
+
+    /// Waits until the process has its stdin reader thread and sleeps (blocked in
+    /// read(2)); false after `timeout`.
+    static func waitUntilIdle(_ pid: Int32, timeout: Duration = .seconds(5)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) {
+                let threads = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }.flatMap { Int($0.dropFirst(8).trimmingCharacters(in: .whitespaces)) } ?? 0
+                let sleeping = status.split(separator: "\n").contains { $0.hasPrefix("State:") && $0.contains("S (sleeping)") }
+                if threads >= 2, sleeping { return true }
+            }
+            usleep(500)
+        }
+        return false
+    }
+
+    private static func reaped(_ process: PluginProcess, since start: ContinuousClock.Instant) throws -> Double {
+        guard process.waitForExit(timeout: .seconds(10)) != nil else { throw Failure(description: "the child was not reaped within 10 s") }
+        return (ContinuousClock.now - start).milliseconds
+    }
+
+    private static func killWhilePending(_ signal: Int32, plugin: String, arguments: [String]) throws -> Trial {
+        let connection = try connect(plugin, arguments)
+        defer { connection.close(grace: .milliseconds(100)) }
+        let process = connection.pluginProcess
+        do {
+            _ = try connection.callBlocking(method: PluginStateMethod.name, params: nil, timeout: .seconds(10))
+        } catch {
+            throw Failure(description: "the plugin did not answer: \(error)")
+        }
+        // Stopped, the plugin answers nothing, so all three calls stay pending.
+        kill(process.pid, SIGSTOP)
+        guard waitUntilStopped(process.pid) else { throw Failure(description: "the plugin did not stop on SIGSTOP within 10 s") }
+        let pending = Pending()
+        pending.start([WaitForCancel.name, PluginStateMethod.name, OSPendingTaskRequests.name], on: connection)
+        guard connection.pendingCount == 3 else { throw Failure(description: "expected 3 pending calls, have \(connection.pendingCount)") }
+        let start = ContinuousClock.now
+        kill(process.pid, signal)
+        if signal != SIGKILL { kill(process.pid, SIGCONT) }
+        try pending.wait()
+        let noticed = (ContinuousClock.now - start).milliseconds
+        let reapedMs = try reaped(process, since: start)
+        try pending.expectAll(.pluginExited(.signaled(signal)))
+        return Trial(noticedMs: noticed, reapedMs: reapedMs)
+    }
+
+    /// Starts a `waitForCancel` and returns once the plugin holds it pending (a call
+    /// written after it has been answered).
+    private static func pendingWait(on connection: PluginConnection) throws -> Pending {
+        let pending = Pending()
+        pending.start([WaitForCancel.name], on: connection)
+        do {
+            _ = try connection.callBlocking(method: OSPendingTaskRequests.name, params: nil, timeout: .seconds(10))
+        } catch {
+            throw Failure(description: "the plugin did not answer: \(error)")
+        }
+        return pending
+    }
+
+    private static func exitMidFrame(plugin: String, arguments: [String]) throws -> Trial {
+        let connection = try connect(plugin, arguments, environment: ["BSP_FAULT": "exit-mid-frame-on-state"])
+        defer { connection.close(grace: .milliseconds(100)) }
+        let process = connection.pluginProcess
+        let pending = try pendingWait(on: connection)
+        let start = ContinuousClock.now
+        pending.start([PluginStateMethod.name], on: connection)
+        try pending.wait()
+        let noticed = (ContinuousClock.now - start).milliseconds
+        let reapedMs = try reaped(process, since: start)
+        try pending.expectAll(.pluginExited(.exited(3)))
+        return Trial(noticedMs: noticed, reapedMs: reapedMs)
+    }
+
+    private static func stdinClosed(plugin: String, arguments: [String]) throws -> Trial {
+        let connection = try connect(plugin, arguments)
+        defer { connection.close(grace: .milliseconds(100)) }
+        let process = connection.pluginProcess
+        let pending = try pendingWait(on: connection)
+        let start = ContinuousClock.now
+        process.closeStdin()
+        guard let status = process.waitForExit(timeout: .seconds(10)) else {
+            throw Failure(description: "the plugin did not exit within 10 s of its stdin closing")
+        }
+        let exited = (ContinuousClock.now - start).milliseconds
+        guard status == .exited(0) else { throw Failure(description: "the plugin \(status) when its stdin closed (expected exit 0)") }
+        try pending.wait()
+        try pending.expectAll(.pluginExited(.exited(0)))
+        return Trial(noticedMs: exited, reapedMs: exited)
+    }
+
+    private static func stdoutClosed(plugin: String, arguments: [String]) throws -> Trial {
+        guard FileManager.default.isExecutableFile(atPath: plugin) else { throw Failure(description: "no executable plugin at \(plugin)") }
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(path: plugin, arguments: arguments, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw Failure(description: error.description)
+        }
+        let stderrText = Mutex("")
+        let stderrDone = DispatchSemaphore(value: 0)
+        let stderrFD = child.stderrFD
+        Thread.detachNewThread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(stderrFD, $0.baseAddress, $0.count) }
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { break }
+                stderrText.withLock { $0 += String(decoding: buffer[0..<n], as: UTF8.self) }
+            }
+            close(stderrFD)
+            stderrDone.signal()
+        }
+        // Measured from a started plugin (its stdin reader waiting), not from the spawn.
+        _ = waitUntilIdle(child.pid)
+        // The reader goes away: the plugin's next write to stdout fails.
+        let pipeName = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(child.stdoutFD)")) ?? "?"
+        close(child.stdoutFD)
+        let request = Array(#"{"jsonrpc":"2.0","id":1,"method":"plugin/state"}"#.utf8) + [0x0A]
+        let start = ContinuousClock.now
+        if let errno = request.withUnsafeBytes({ child.writeStdin($0) }) {
+            throw Failure(description: "cannot write to the plugin: \(String(cString: strerror(errno)))")
+        }
+        guard let status = child.waitForExit(timeout: hangLimit) else {
+            let holders = processesHolding(pipeName)
+            child.kill(SIGKILL)
+            throw Failure(description: "the plugin did not exit within 10 s of its stdout closing (\(pipeName) still open in: \(holders))")
+        }
+        let exited = (ContinuousClock.now - start).milliseconds
+        child.closeStdin()
+        _ = stderrDone.wait(timeout: .now() + hangLimit)
+        let text = stderrText.withLock { $0 }
+        guard status == .exited(0) else { throw Failure(description: "the plugin \(status) on a closed stdout (expected exit 0); stderr: \(text)") }
+        guard text.contains("stdout was closed"), !text.contains("Fatal error"), !text.contains("Crash") else {
+            throw Failure(description: "unexpected stderr on a closed stdout: \(text)")
+        }
+        return Trial(noticedMs: exited, reapedMs: exited)
+    }
+
+    /// The processes that have `name` (as /proc/PID/fd links read, `pipe:[N]`) open, for a diagnostic.
+    private static func processesHolding(_ name: String) -> String {
+        let fm = FileManager.default
+        var found: [String] = []
+        for pid in (try? fm.contentsOfDirectory(atPath: "/proc")) ?? [] where Int(pid) != nil {
+            let fds = (try? fm.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            if fds.contains(where: { (try? fm.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == name }) {
+                let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?.replacingOccurrences(of: "\0", with: " ") ?? "?"
+                found.append("\(pid) \(command.prefix(120))")
+            }
+        }
+        return found.isEmpty ? "no process" : found.joined(separator: "; ")
+    }
+}

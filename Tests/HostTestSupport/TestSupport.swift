@@ -1,0 +1,79 @@
+import Foundation
+import Synchronization
+
+// Helpers shared by the test targets that run the built binaries: a regular
+// target (not a test target), so that each test target can depend on it.
+
+/// The built executables, found beside the test runner (`swift test` builds them).
+package enum Binaries {
+    package static var directory: URL {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: path).deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    }
+
+    package static var plugin: String {
+        ProcessInfo.processInfo.environment["BSP_PLUGIN_PATH"] ?? directory.appendingPathComponent("background-service-plugin").path
+    }
+
+    package static var host: String { directory.appendingPathComponent("plugin-host").path }
+}
+
+/// Runs blocking work on its own thread, so that the test's cooperative thread is not held.
+package func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            do {
+                continuation.resume(returning: try body())
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+}
+
+/// A box for values produced inside host tasks.
+package final class Box<T: Sendable>: Sendable {
+    private let value: Mutex<T>
+    package init(_ initial: T) { value = Mutex(initial) }
+    package func set(_ v: T) { value.withLock { $0 = v } }
+    package func update(_ f: (inout T) -> Void) { value.withLock { f(&$0) } }
+    package var get: T { value.withLock { $0 } }
+}
+
+/// Whether a process id still names a process (a zombie counts).
+package func processExists(_ pid: Int32) -> Bool {
+    kill(pid, 0) == 0 || errno != ESRCH
+}
+
+/// Runs plugin-host with arguments (and extra environment variables) on its own
+/// thread; returns its status and output, stderr drained alongside stdout.
+package func runHost(_ arguments: [String], env: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    try await onThread {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Binaries.host)
+        p.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        for (k, v) in env { environment[k] = v }
+        p.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let errData = Box(Data())
+        let errDone = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            errData.set(err.fileHandleForReading.readDataToEndOfFile())
+            errDone.signal()
+        }
+        reader.start()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        errDone.wait()
+        return (p.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: errData.get, as: UTF8.self))
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import HostProtocol
+import PluginHost
+import Testing
+
+@testable import PluginConformance
+
+/// `docs/conformance.md` is generated from the catalogue and must not drift.
+@Suite("conformance docs")
+struct ConformanceDocTests {
+    static let docPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("docs/conformance.md").path
+
+    @Test func committedCatalogueMatchesTheCode() throws {
+        let committed = try String(contentsOfFile: Self.docPath, encoding: .utf8)
+        let generated = ConformanceCatalogueDoc.markdown()
+        if committed != generated {
+            let a = committed.split(separator: "\n", omittingEmptySubsequences: false), b = generated.split(separator: "\n", omittingEmptySubsequences: false)
+            let line = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
+            Issue.record("docs/conformance.md is stale from line \(line + 1); regenerate it: plugin-host conformance --list --format markdown > docs/conformance.md")
+        }
+    }
+
+    @Test func catalogueNamesEveryCheckRuleAndMutant() {
+        let doc = ConformanceCatalogueDoc.markdown()
+        for check in ConformanceCatalogue.all {
+            #expect(doc.contains("### `\(check.name)`"))
+            #expect(doc.contains(check.rule.replacingOccurrences(of: "|", with: "\\|")))
+        }
+        for m in ConformanceMutants.all { #expect(doc.contains("| `\(m.fault)` |")) }
+        #expect(doc.contains("\(ConformanceCatalogue.all.count) checks"))
+    }
+
+    @Test func theCommandPrintsTheSameMarkdown() async throws {
+        let r = try await ConformanceHarness.host(["conformance", "--list", "--format", "markdown"])
+        #expect(r.status == 0)
+        #expect(r.stdout == ConformanceCatalogueDoc.markdown())
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import HostProtocol
+import HostTestSupport
+import PluginHost
+import Testing
+
+@testable import PluginConformance
+
+/// The suite against the clean plugin, and against plugins that are wrong in
+/// ways the catalogue's faults do not cover (a missing extension, a hang,
+/// garbage on stdout).
+@Suite("conformance suite")
+struct ConformanceSuiteTests {
+    @Test func cleanPluginPassesEveryCheckUnderBothProfiles() async throws {
+        let runs = ConformanceCatalogue.runs(of: ConformanceCatalogue.all, profile: nil)
+        let outcomes = try await ConformanceHarness.run(runs)
+        #expect(outcomes.count == runs.count)
+        for o in outcomes where !o.passed { Issue.record("\(o.failureReport)") }
+        let seed = outcomes.filter { $0.profile == .seed }, strict = outcomes.filter { $0.profile == .strict }
+        #expect(seed.count > 100 && strict.count > 100)
+        #expect(ConformanceSummary(outcomes).failed == 0)
+        print("conformance: \(ConformanceCatalogue.all.count) checks, \(outcomes.count) runs (\(seed.count) seed, \(strict.count) strict): \(ConformanceSummary(outcomes).line)")
+    }
+
+    @Test func everySectionHasChecksAndNamesAreUnique() {
+        let names = ConformanceCatalogue.all.map(\.name)
+        #expect(Set(names).count == names.count, "duplicate check names")
+        for section in 1...6 {
+            #expect(ConformanceCatalogue.all.contains { $0.section == section }, "no check for section \(section)")
+        }
+        for check in ConformanceCatalogue.all {
+            #expect(check.name.split(separator: ".").count >= 2, "\(check.name) is not named after a rule family")
+            #expect(!check.rule.isEmpty && !check.profiles.isEmpty)
+            #expect(!check.script(check.profiles[0]).isEmpty, "\(check.name) has no steps")
+            if !check.requires.isEmpty { #expect(check.rule.contains("Needs the"), "\(check.name) must say that it needs an extension") }
+        }
+    }
+
+    @Test func aPluginWithoutTheExtensionFailsWithAClearReason() async throws {
+        // Another implementation without os/submit: the real plugin behind a filter
+        // that renames the method, so that the plugin answers -32601.
+        let wrapper = try ConformanceHarness.script(
+            "no-os-submit", #"sed -u 's|"method":"os/submit"|"method":"os/unsupported"|' | exec "\#(Binaries.plugin)" "$@""#)
+        let checks = ConformanceCatalogue.all.filter { !$0.requires.isEmpty }
+        #expect(checks.map(\.name).contains("scheduler.submit.too-many-pending"))
+        let outcomes = try await ConformanceHarness.run(checks.map { ($0, .seed) }, executable: wrapper)
+        for o in outcomes {
+            #expect(!o.passed)
+            #expect(o.reason?.hasPrefix("needs the os/submit extension") == true, "\(o.name): \(o.reason ?? "")")
+        }
+        // Everything else still passes through the wrapper.
+        let others = try await ConformanceHarness.run([(ConformanceCatalogue.named("invoke.completeBgTask.order")!, .seed)], executable: wrapper)
+        #expect(others.allSatisfy { $0.passed })
+    }
+
+    @Test func aHangIsAFailureWithWhatWasReceived() async throws {
+        // Answers the first request, then reads and never answers again.
+        let hang = try ConformanceHarness.script("hang", #"read line; echo '{"id":1,"jsonrpc":"2.0","result":null}'; cat >/dev/null"#)
+        let check = ConformanceCatalogue.named("framing.auto.ndjson")!
+        let (outcomes, elapsed) = try await ConformanceHarness.runTimed([(check, .seed)], executable: hang, stepTimeout: .milliseconds(500))
+        let o = try #require(outcomes.first)
+        #expect(!o.passed)
+        #expect(o.failure?.actual == [#"{"id":1,"jsonrpc":"2.0","result":null}"#])
+        #expect(o.failure?.note?.contains("no reply to the barrier") == true)
+        #expect(o.failureReport.contains("hangs"))
+        // Generous (a loaded machine), yet well short of what waiting for the plugin would take.
+        #expect(elapsed < .seconds(25))
+    }
+
+    @Test func aPluginThatStopsReadingCannotBlockTheSuite() async throws {
+        // Never reads stdin: the 1 MiB check's write blocks once the pipe is full.
+        let deaf = try ConformanceHarness.script("deaf", "exec sleep 30")
+        let (outcomes, elapsed) = try await ConformanceHarness.runTimed(
+            [(ConformanceCatalogue.named("framing.oversized.default-limit")!, .seed)], executable: deaf, stepTimeout: .milliseconds(500))
+        #expect(outcomes.first?.passed == false)
+        #expect(outcomes.first?.failure?.note?.contains("stopped reading its stdin") == true, "\(outcomes.first?.failureReport ?? "")")
+        // Generous (a loaded machine), yet short of the 30 s the plugin would sleep if waited for.
+        #expect(elapsed < .seconds(25))
+    }
+
+    @Test func garbageOnStdoutFailsAtOnce() async throws {
+        let garbage = try ConformanceHarness.script("garbage", "echo 'this is not a frame'; cat >/dev/null")
+        let outcomes = try await ConformanceHarness.run(
+            [(ConformanceCatalogue.named("framing.auto.ndjson")!, .seed), (ConformanceCatalogue.named("framing.auto.lsp")!, .seed)],
+            executable: garbage, stepTimeout: .seconds(20))
+        #expect(outcomes.count == 2)
+        #expect(outcomes[0].failure?.note?.contains("not JSON") == true, "\(outcomes[0].failureReport)")
+        #expect(outcomes[1].failure?.note?.contains("not lsp-framed") == true, "\(outcomes[1].failureReport)")
+        #expect(outcomes.allSatisfy { $0.seconds < 10 })
+    }
+
+    @Test func aMissingPluginFailsEveryCheckClearly() async throws {
+        let outcomes = try await ConformanceHarness.run([(ConformanceCatalogue.all[0], .seed)], executable: "/nonexistent/plugin")
+        #expect(outcomes.first?.passed == false)
+        #expect(outcomes.first?.reason?.contains("cannot start the plugin") == true)
+    }
+}
