@@ -15,7 +15,8 @@ struct SystemRaceTests {
     func scenario(_ runs: [Double], races: RacePlan, threads: Int = BlockingPool.tokioDefault) -> SystemScenario {
         SystemScenario(
             runs: runs.map {
-                SystemScenario.Run(initSeconds: 0, initFails: false, runSeconds: $0, outcome: .success, onCancel: .throwError)
+                SystemScenario.Run(
+                    initSeconds: 0, initFails: false, runSeconds: $0, outcome: .success, onCancel: .throwError)
             },
             safetyTimeout: 28, processingSafetyTimeout: 0, listenerTimeout: 14_400, earliestMinutes: 15,
             blockingThreads: threads, races: races)
@@ -25,7 +26,8 @@ struct SystemRaceTests {
         try await onThread {
             let c = SystemCase(
                 scenario: scenario(
-                    [0, 1000, 0, 1000], races: RacePlan(choices: [.listenerVsCompletion: [.second, .second]]), threads: 2),
+                    [0, 1000, 0, 1000], races: RacePlan(choices: [.listenerVsCompletion: [.second, .second]]),
+                    threads: 2),
                 actions: [.start, .start, .stop, .start, .start])
             let outcome = c.run(plugin: plugin, behaviour: .seed)
             #expect(outcome.error == nil)

@@ -10,7 +10,9 @@ import Testing
 struct BlockingThreadTests {
     /// The ids of the Rust side's `waitForCancel` requests, in order.
     func waitIDs(_ sim: SystemSimulation) -> [RequestID] {
-        sim.timeline.compactMap { if case .request(let r, .rust) = $0.kind, r.method == "waitForCancel" { r.id } else { nil } }
+        sim.timeline.compactMap { e in
+            if case .request(let r, .rust) = e.kind, r.method == "waitForCancel" { r.id } else { nil }
+        }
     }
 
     @Test func onlyWaitForCancelHoldsAPoolThread() async throws {

@@ -41,7 +41,8 @@ struct RaceChoiceTests {
             #expect(sim.rustRequests == expected)
             // Listener first: the completion rejects it. Completion first: it stays pending.
             #expect(try sim.pluginState().cancelInvokePending == (first == .second))
-            #expect(sim.timeline.contains { if case .note(let t) = $0.kind { t == sim.raceRecords[0].description } else { false } })
+            let note = sim.raceRecords[0].description
+            #expect(sim.timeline.contains { if case .note(let t) = $0.kind { t == note } else { false } })
             try expectReplays(sim, runSeconds: 0, script: script)
         }
     }

@@ -119,13 +119,15 @@ struct RustOrderTests {
             config.iosEarliestRefreshBeginMinutes = 0.5
             #expect(try sim.start(config) == nil)
             let sent = sim.timeline.compactMap { e -> String? in
-                if case .request(let r, .rust) = e.kind, r.method == "startKeepalive" { r.params?.description } else { nil }
+                guard case .request(let r, .rust) = e.kind, r.method == "startKeepalive" else { return nil }
+                return r.params?.description
             }
             #expect(
                 sent == [
                     #"{"foregroundServiceType":"dataSync","iosEarliestProcessingBeginMinutes":15.0,"#
                         + #""iosEarliestRefreshBeginMinutes":15.0,"iosRequiresExternalPower":false,"#
-                        + #""iosRequiresNetworkConnectivity":false,"iosSafetyTimeoutSecs":28.0,"label":"Service running"}"#,
+                        + #""iosRequiresNetworkConnectivity":false,"iosSafetyTimeoutSecs":28.0,"#
+                        + #""label":"Service running"}"#,
                     #"{"foregroundServiceType":"dataSync","iosEarliestProcessingBeginMinutes":15.0,"#
                         + #""iosEarliestRefreshBeginMinutes":0.5,"iosProcessingSafetyTimeoutSecs":30.0,"#
                         + #""iosRequiresExternalPower":false,"iosRequiresNetworkConnectivity":false,"#

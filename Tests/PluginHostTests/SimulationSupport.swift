@@ -17,7 +17,8 @@ func makeSimulation(
         stderrPrefix: "[plugin] ")
     return try SystemSimulation(
         options: .init(
-            plugin: plugin, behaviour: behaviour, serviceFactory: factory, races: races, blockingThreads: blockingThreads))
+            plugin: plugin, behaviour: behaviour, serviceFactory: factory, races: races,
+            blockingThreads: blockingThreads))
 }
 
 extension SystemSimulation {

@@ -94,7 +94,8 @@ struct InvariantChecker {
         if !status.isRunning, let task = s.activeTask {
             found.append(
                 Violation(
-                    invariant: .d5, cause: "a \(task.kind.rawValue) task launched while no service runs is left running",
+                    invariant: .d5,
+                    cause: "a \(task.kind.rawValue) task launched while no service runs is left running",
                     detail: "\(task.identifier) (launched at \(task.launchedAt.decimalSeconds) s) is running with no"
                         + " service to do its work or complete it; only a timer or expiration will end it"))
         }

@@ -23,13 +23,40 @@ extension SystemFuzzer.Finding {
 
     /// The known mechanisms behind each cause, as far as the fuzzer has seen them (docs/findings.md has more).
     static let diagnosis: [String: String] = [
-        "a refresh task launched while no service runs is left running": "The Rust side keeps background launches scheduled after its service has ended (startKeepalive and every completion resubmit both requests, and only stopKeepalive cancels them), so iOS can launch a task when nothing runs: the task then holds the app awake until the safety timer or the OS ends it.",
-        "a processing task launched while no service runs is left running": "The Rust side keeps background launches scheduled after its service has ended, so iOS can launch a processing task when nothing runs; with no processing safety timer (the default) only the OS's expiration ends it.",
-        "the cancel listener of an earlier run (timed out) stopped the current run": "A run that ends before its cancel listener's waitForCancel is written (the race listener-vs-completion, completion-first) leaves that invoke pending in the plugin; the next run's listener replaces it (the seed plugin drops the old one unanswered), and when the old listener's timeout passes it calls cancelCancelListener, which rejects whatever the plugin holds, the new listener's invoke, and Stop, which stops the new run.",
-        "a blocking thread waits on a waitForCancel the plugin no longer holds": "The seed plugin keeps one pending cancel invoke and drops the previous one without answering when a new waitForCancel arrives; the blocking-pool thread that wrote the dropped one waits for an answer that will never come. The listener's timeout only drops its handle, and its cancelCancelListener rejects the newer invoke, not this one: the thread is leaked for the life of the process.",
-        "the blocking pool ran out: a cancel listener cannot start": "Every dropped waitForCancel leaks one blocking-pool thread. Once all of them are leaked (512 with tokio's default), spawn_blocking queues the next listener's waitForCancel until a thread frees, which a leaked thread never does: the running service hears neither expiration nor the safety timer, and its listener's timeout ends in a Stop.",
-        "host and plugin disagree about the pending cancel listener": "The host has more cancel listeners waiting than the plugin holds invokes for, or the plugin holds a waitForCancel that no listener waits for any more.",
-        "the service runs through a background task without a cancel listener": "The running service has no listener waiting on a waitForCancel the plugin holds while a background task is active, so the task's expiration or safety timer cannot reach it.",
+        "a refresh task launched while no service runs is left running":
+            "The Rust side keeps background launches scheduled after its service has ended (startKeepalive and "
+            + "every completion resubmit both requests, and only stopKeepalive cancels them), so iOS can launch a "
+            + "task when nothing runs: the task then holds the app awake until the safety timer or the OS ends it.",
+        "a processing task launched while no service runs is left running":
+            "The Rust side keeps background launches scheduled after its service has ended, so iOS can launch a "
+            + "processing task when nothing runs; with no processing safety timer (the default) only the OS's "
+            + "expiration ends it.",
+        "the cancel listener of an earlier run (timed out) stopped the current run":
+            "A run that ends before its cancel listener's waitForCancel is written (the race listener-vs-"
+            + "completion, completion-first) leaves that invoke pending in the plugin; the next run's listener "
+            + "replaces it (the seed plugin drops the old one unanswered), and when the old listener's timeout "
+            + "passes it calls cancelCancelListener, which rejects whatever the plugin holds, the new listener's "
+            + "invoke, and Stop, which stops the new run.",
+        "the cancel listener of an earlier run (resolved) stopped the current run":
+            "Once the blocking pool has run out, a new run's waitForCancel waits for a thread while an earlier "
+            + "run's orphan invoke still holds one; an expiration or a safety timer resolves that orphan, and its "
+            + "listener, still within its timeout, sends Stop, which stops the current run.",
+        "a blocking thread waits on a waitForCancel the plugin no longer holds":
+            "The seed plugin keeps one pending cancel invoke and drops the previous one without answering when a "
+            + "new waitForCancel arrives; the blocking-pool thread that wrote the dropped one waits for an answer "
+            + "that will never come. The listener's timeout only drops its handle, and its cancelCancelListener "
+            + "rejects the newer invoke, not this one: the thread is leaked for the life of the process.",
+        "the blocking pool ran out: a cancel listener cannot start":
+            "Every dropped waitForCancel leaks one blocking-pool thread. Once all of them are leaked (512 with "
+            + "tokio's default), spawn_blocking queues the next listener's waitForCancel until a thread frees, "
+            + "which a leaked thread never does: the running service hears neither expiration nor the safety timer,"
+            + " and its listener's timeout ends in a Stop.",
+        "host and plugin disagree about the pending cancel listener":
+            "The host has more cancel listeners waiting than the plugin holds invokes for, or the plugin holds a "
+            + "waitForCancel that no listener waits for any more.",
+        "the service runs through a background task without a cancel listener":
+            "The running service has no listener waiting on a waitForCancel the plugin holds while a background "
+            + "task is active, so the task's expiration or safety timer cannot reach it.",
     ]
 
     /// The finding as a trace file.

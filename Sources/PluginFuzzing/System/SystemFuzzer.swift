@@ -4,9 +4,9 @@ import PluginHost
 import Synchronization
 
 /// System-level fuzzing: the emulated Rust side with a sample service against
-/// the plugin on one virtual clock, random actions and job schedules, the
+/// the plugin on one virtual clock, random actions, pools and race orders, the
 /// part-D invariants checked after every step; each distinct violation shrunk
-/// and written as a trace.
+/// (``SystemShrinker``) and written as a trace.
 public final class SystemFuzzer: Sendable {
     /// What to run.
     public struct Configuration: Sendable {

@@ -117,7 +117,8 @@ public struct SystemScenario: Sendable, Hashable {
         for (race, list) in r["orders"]?.objectValue ?? [:] {
             orders[race] = list.arrayValue?.compactMap(\.stringValue) ?? []
         }
-        guard let plan = RacePlan(orders: orders, seed: r["seed"].flatMap { UInt64($0.description) }) else { return nil }
+        let seed = r["seed"].flatMap { UInt64($0.description) }
+        guard let plan = RacePlan(orders: orders, seed: seed) else { return nil }
         let order = json["serviceOrder"]?.arrayValue?.map { $0.doubleValue.flatMap { Int(exactly: $0) } ?? -1 }
         guard !runs.isEmpty, order?.allSatisfy({ runs.indices.contains($0) }) ?? true else { return nil }
         self.init(

@@ -52,7 +52,8 @@ extension PluginConnection {
         completion: @escaping @Sendable (Result<JSONValue, HostError>) -> Void
     ) -> RequestID {
         let id = nextID()
-        start(id: id, method: method, params: params, timeout: timeout ?? options.defaultTimeout, completion: completion)
+        let limit = timeout ?? options.defaultTimeout
+        start(id: id, method: method, params: params, timeout: limit, completion: completion)
         return id
     }
 
