@@ -37,7 +37,12 @@ struct SystemRaceTests {
             let pool = try #require(outcome.violations.first { $0.violation.invariant == .d7 })
             #expect(pool.step == 4)
             #expect(pool.violation.detail.hasPrefix("all 2 blocking threads are busy (1 of them blocked on invokes"))
-            #expect(outcome.races[0] == [RaceRecord(race: .listenerVsCompletion, run: 1, first: .second)])
+            // Run 1 ends as the app's next command comes: that race too (its end goes on first).
+            #expect(
+                outcome.races[0] == [
+                    RaceRecord(race: .listenerVsCompletion, run: 1, first: .second),
+                    RaceRecord(race: .runEndVsApp, run: 1, first: .first),
+                ])
             // With tokio's 512 threads the same five steps leak one thread and run out of nothing.
             var roomy = c
             roomy.scenario.blockingThreads = BlockingPool.tokioDefault
@@ -66,10 +71,15 @@ struct SystemRaceTests {
         #expect(finding.systemCase.scenario.races.choices[.listenerVsCompletion] == [.second, .first])
         #expect(finding.systemCase.scenario.blockingThreads == BlockingPool.tokioDefault)
         let trace = finding.trace(profile: .seed, seed: 1, pluginArguments: ["--profile", "seed", "--clock", "virtual"])
-        #expect(trace.lines[0]["races"] == [["race": "listener-vs-completion", "run": 1, "order": "completion-first"]])
-        #expect(trace.header.extra["scenario"]?["races"]?["orders"] == [
-            "listener-vs-completion": ["completion-first", "listener-first"],
-        ])
+        #expect(
+            trace.lines[0]["races"] == [
+                ["race": "listener-vs-completion", "run": 1, "order": "completion-first"],
+                ["race": "run-end-vs-app", "run": 1, "order": "run-end-first"],
+            ])
+        #expect(
+            trace.header.extra["scenario"]?["races"]?["orders"] == [
+                "listener-vs-completion": ["completion-first", "listener-first"], "run-end-vs-app": ["run-end-first"],
+            ])
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("race-trace-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = try trace.write(to: dir, name: "d1.jsonl")

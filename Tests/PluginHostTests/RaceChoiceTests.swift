@@ -95,6 +95,33 @@ struct RaceChoiceTests {
         }
     }
 
+    @Test(arguments: [Race.Side.first, .second])
+    func runEndVsApp(first: Race.Side) async throws {
+        // The run ends 5 s in, and the app starts the service again at that instant.
+        try await onThread {
+            let script: (SystemSimulation) throws -> Void = { sim in
+                _ = try sim.start()
+                sim.appCommandAt = sim.now.adding(seconds: 5)
+                try sim.advance(5)
+                sim.appCommandAt = nil
+                try sim.host { _ = try? await $0.start(StartKeepaliveConfig()) }
+            }
+            let sim = try play(RacePlan(choices: [.runEndVsApp: [first]]), runSeconds: 5, script: script)
+            defer { sim.closeAndCheckReaped() }
+            #expect(sim.raceRecords == [RaceRecord(race: .runEndVsApp, run: 1, first: first)])
+            let refused = sim.serviceEvents.contains(.startFailed(generation: 1, error: "already running"))
+            if first == .first {
+                #expect(!refused)
+                #expect(try sim.status().generation == 2 && sim.status().isRunning)
+            } else {
+                // The app's start lands between run 1's completeBgTask and its cleanup.
+                #expect(refused, "a start while the completion is in flight fails")
+                #expect(try sim.status() == ServiceStatus(state: .stopped, lastError: nil, generation: 1, isRunning: false))
+            }
+            try expectReplays(sim, runSeconds: 5, script: script)
+        }
+    }
+
     @Test func aRaceNobodyContestsIsNotRecorded() async throws {
         try await onThread {
             let sim = try play(RacePlan(seed: 1)) { sim in

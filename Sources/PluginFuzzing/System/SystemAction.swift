@@ -48,6 +48,14 @@ public enum SystemAction: Sendable, Hashable {
         }
     }
 
+    /// A command of the app's (start, stop), which can race a run's end (``Race/runEndVsApp``).
+    public var isAppCommand: Bool { self == .start || self == .stop }
+
+    /// When the action ends, if it starts at `now`.
+    func end(from now: VirtualTime) -> VirtualTime {
+        if case .advance(let d) = self { now.adding(nanoseconds: d.nanoseconds) } else { now }
+    }
+
     /// In words.
     public var summary: String {
         switch self {

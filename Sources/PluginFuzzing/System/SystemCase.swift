@@ -80,6 +80,9 @@ public struct SystemCase: Sendable {
             seen = (all.count, races.count, services.count)
         }
         for (i, action) in actions.enumerated() {
+            // A run that ends as this action ends races the app's next command, if it is one.
+            let next = i + 1 < actions.count ? actions[i + 1] : nil
+            sim.appCommandAt = next?.isAppCommand == true ? action.end(from: sim.now) : nil
             do throws(SystemSimulation.SimulationError) {
                 let budgetBefore = sim.budgetExpirations.count
                 let expired =

@@ -23,6 +23,12 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
     /// something due on the host's (a listener's timeout, a service's work) at the
     /// same instant: two clocks on two sides, either fires first.
     case pluginVsHostDeadline = "plugin-vs-host-deadline"
+    /// A run's end is two halves with a window between (run path: the callback, then the
+    /// token and state cleared; init failure: cleared, then the callback), and the app's
+    /// next command can land in that window: run path, `start` fails "already running"
+    /// and `stop` succeeds; init failure, `start` starts a new run before the old run's
+    /// `completeBgTask` is written.
+    case runEndVsApp = "run-end-vs-app"
 
     /// One of the two parties; `.first` is the one named first.
     public enum Side: Sendable, Hashable {
@@ -38,6 +44,7 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
         case .listenerVsCompletion: ("listener", "completion")
         case .stopVsCompletion: ("stop", "completion")
         case .pluginVsHostDeadline: ("plugin", "host")
+        case .runEndVsApp: ("run-end", "app")
         }
     }
 
@@ -60,7 +67,7 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
     public var secondFirstChance: Double {
         switch self {
         case .listenerVsCompletion: 0.75
-        case .stopVsCompletion, .pluginVsHostDeadline: 0.5
+        case .stopVsCompletion, .pluginVsHostDeadline, .runEndVsApp: 0.5
         }
     }
 

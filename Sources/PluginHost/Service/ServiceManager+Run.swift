@@ -67,15 +67,24 @@ extension ServiceManager {
         } else if case .initFailed = end {
             // Init failed: the token and state are cleared first, then the callback (false).
             cleanUp(generation: g, failure: failure, initFailed: true)
+            await window(generation: g)
             await complete(generation: g, callback: callback, success: false)
+            configuration.races?.passed(.runEndVsApp, .first, run: g)
         } else {
             // The callback fires BEFORE the token is cleared (so that a wait for the
             // stop returns only after it ran): while its completeBgTask is in flight,
             // a Start fails "already running" and a Stop succeeds.
             await complete(generation: g, callback: callback, success: failure == nil)
+            await window(generation: g)
             cleanUp(generation: g, failure: failure, initFailed: false)
+            configuration.races?.passed(.runEndVsApp, .first, run: g)
         }
         emit(.runFinished(generation: g))
+    }
+
+    /// Between the two halves of a run's end: where the app's next command can land.
+    private func window(generation g: UInt64) async {
+        await configuration.races?.arrive(.runEndVsApp, .first, run: g)
     }
 
     /// Calls the run's callback (whatever the generation), at its turn in the races

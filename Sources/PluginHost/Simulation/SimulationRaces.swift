@@ -6,6 +6,12 @@ import Synchronization
 /// (the other side is not coming at this instant: nothing to decide, nothing
 /// recorded). A side that arrives after the other has passed goes at once.
 ///
+/// ``Race/runEndVsApp`` has one side in the host and the other in whoever drives the
+/// simulation: a run's end waits in its window only when the app's next command is
+/// due at this instant (`appCommandDue`); when nothing else can run, the plan decides
+/// whether the run's end goes on now or waits until the app's command has returned
+/// (``appCommandDone()``).
+///
 /// ```swift
 /// let races = SimulationRaces(plan: RacePlan(seed: 7)) { record in print(record) }
 /// ```
@@ -22,26 +28,50 @@ final class SimulationRaces: RaceArbiter {
         let run: UInt64
     }
 
+    private struct AppWait {
+        let continuation: CheckedContinuation<Void, Never>
+        let sequence: UInt64
+        /// Decided: it waits for the app's command.
+        var afterApp = false
+    }
+
     private struct State {
         var drawer: RaceDrawer
         var gates: [Key: [Race.Side: Gate]] = [:]
+        var app: [UInt64: AppWait] = [:]
         var records: [RaceRecord] = []
         var sequence: UInt64 = 0
     }
 
     private let state: Mutex<State>
     private let decided: @Sendable (RaceRecord) -> Void
+    private let appCommandDue: @Sendable () -> Bool
 
-    /// Decides by `plan`; `decided` sees each decision as it is made.
-    init(plan: RacePlan, decided: @escaping @Sendable (RaceRecord) -> Void) {
+    /// Decides by `plan`; `decided` sees each decision as it is made; `appCommandDue`
+    /// says whether the app's next command comes at this instant.
+    init(
+        plan: RacePlan, appCommandDue: @escaping @Sendable () -> Bool = { false },
+        decided: @escaping @Sendable (RaceRecord) -> Void
+    ) {
         state = Mutex(State(drawer: RaceDrawer(plan)))
         self.decided = decided
+        self.appCommandDue = appCommandDue
     }
 
     /// Every decision so far, in order.
     var records: [RaceRecord] { state.withLock { $0.records } }
 
     func arrive(_ race: Race, _ side: Race.Side, run: UInt64) async {
+        if race == .runEndVsApp {
+            guard appCommandDue() else { return }
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                state.withLock { s in
+                    s.sequence += 1
+                    s.app[run] = AppWait(continuation: c, sequence: s.sequence)
+                }
+            }
+            return
+        }
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let (go, record) = state.withLock { s -> (CheckedContinuation<Void, Never>?, RaceRecord?) in
                 let key = Key(race: race, run: run)
@@ -78,6 +108,7 @@ final class SimulationRaces: RaceArbiter {
     }
 
     func passed(_ race: Race, _ side: Race.Side, run: UInt64) {
+        guard race != .runEndVsApp else { return }
         let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
             let key = Key(race: race, run: run)
             var gate = s.gates[key] ?? [:]
@@ -104,8 +135,37 @@ final class SimulationRaces: RaceArbiter {
         return record.first
     }
 
+    /// Nothing else can run: a run's end waiting in its window for the app is decided
+    /// (the oldest first); true when it goes on now.
+    func decideForApp() -> Bool {
+        let (go, record) = state.withLock { s -> (CheckedContinuation<Void, Never>?, RaceRecord?) in
+            let undecided = s.app.filter { !$0.value.afterApp }
+            guard let (run, wait) = undecided.min(by: { $0.value.sequence < $1.value.sequence }) else { return (nil, nil) }
+            let record = RaceRecord(race: .runEndVsApp, run: run, first: s.drawer.next(.runEndVsApp))
+            s.records.append(record)
+            if record.first == .first {
+                s.app[run] = nil
+                return (wait.continuation, record)
+            }
+            s.app[run]?.afterApp = true
+            return (nil, record)
+        }
+        if let record { decided(record) }
+        go?.resume()
+        return go != nil
+    }
+
+    /// The app's command has returned: every run's end that waited for it goes on.
+    func appCommandDone() {
+        let waits = state.withLock { s in
+            defer { s.app.removeAll() }
+            return s.app.values.sorted { $0.sequence < $1.sequence }
+        }
+        for w in waits { w.continuation.resume() }
+    }
+
     // Departs: a race is contested only when both sides are ready within one settling of
-    // the simulation; the app's commands come between steps and race nothing.
+    // the simulation.
 
     /// The system is idle: lets the oldest side that waits for a partner who is not
     /// coming go (or, should a side wait for one that cannot pass, that one). False

@@ -97,6 +97,7 @@ public final class SystemSimulation: @unchecked Sendable {
     public let client: BackgroundServiceClient
     public let manager: ServiceManager
     let races: SimulationRaces
+    private let appCommandSlot: AppCommandSlot
     /// What the plugin said about itself.
     public private(set) var info: Initialize.Result!
     let shared = Mutex(Shared())
@@ -122,7 +123,11 @@ public final class SystemSimulation: @unchecked Sendable {
             throw .host(error)
         }
         let sink = ServiceEventSink()
-        races = SimulationRaces(plan: options.races) { sink.note($0.description) }
+        let (clock, appCommand) = (self.clock, AppCommandSlot())
+        races = SimulationRaces(
+            plan: options.races, appCommandDue: { appCommand.time.withLock { $0 } == clock.now },
+            decided: { sink.note($0.description) })
+        appCommandSlot = appCommand
         manager = ServiceManager(
             client: client, factory: options.serviceFactory,
             configuration: .init(
@@ -159,6 +164,15 @@ public final class SystemSimulation: @unchecked Sendable {
     /// Every race decided so far, in order.
     public var raceRecords: [RaceRecord] { races.records }
 
+    /// When the app's next command comes, if it comes at once after what is being done
+    /// now (nil: it does not, or nobody knows). A driver that knows its next action sets
+    /// it; a run that ends at that instant then races the command (``Race/runEndVsApp``),
+    /// which must be run through ``host(_:)``.
+    public var appCommandAt: VirtualTime? {
+        get { appCommandSlot.time.withLock { $0 } }
+        set { appCommandSlot.time.withLock { $0 = newValue } }
+    }
+
     /// The service manager's steps so far, in order.
     public var serviceEventsSoFar: [ServiceEvent] {
         shared.withLock { $0.timeline.compactMap { if case .service(let e) = $0.kind { e } else { nil } } }
@@ -174,6 +188,7 @@ public final class SystemSimulation: @unchecked Sendable {
     public func close() -> ExitStatus {
         let status = client.connection.close(grace: .seconds(2))
         clock.cancelAllSleepers()
+        races.appCommandDone()
         for _ in 0..<100_000 {
             let ready: [@Sendable () -> Void] = shared.withLock { s in
                 s.inFlight.removeAll()
@@ -186,4 +201,9 @@ public final class SystemSimulation: @unchecked Sendable {
         }
         return status
     }
+}
+
+/// The time the app's next command comes at, shared with the race arbiter.
+final class AppCommandSlot: Sendable {
+    let time = Mutex<VirtualTime?>(nil)
 }
