@@ -156,6 +156,8 @@ final class SimulationRaces: RaceArbiter {
     }
 
     /// The app's command has returned: every run's end that waited for it goes on.
+    // Departs: only after the app's whole command, and not raced against a newer run's
+    // waitForCancel that command spawned (races pair the two sides of one run).
     func appCommandDone() {
         let waits = state.withLock { s in
             defer { s.app.removeAll() }
