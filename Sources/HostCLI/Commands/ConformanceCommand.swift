@@ -26,6 +26,7 @@ enum ConformanceCommand {
           --filter PATTERN              only checks whose name contains PATTERN (or matches a * glob)
           --format text|json|junit      output format (default text); with --list: text|json|markdown
           --list                        print the catalogue instead of running it
+          --openrpc                     print the OpenRPC document the replies are validated against
           --jobs N                      checks run at once (default \(ConformanceSuite.defaultJobs))
           --timeout S                   seconds a step may wait for its replies (default 10)
           --help                        this text
@@ -41,9 +42,13 @@ enum ConformanceCommand {
         let args: Arguments
         let format: Format, profiles: ProfileChoice, jobs: Int, timeout: Double
         do throws(Arguments.UsageError) {
-            args = try Arguments(arguments, options: ["--plugin", "--profile", "--filter", "--format", "--jobs", "--timeout"], flags: ["--help", "--list"])
+            args = try Arguments(arguments, options: ["--plugin", "--profile", "--filter", "--format", "--jobs", "--timeout"], flags: ["--help", "--list", "--openrpc"])
             if args.has("--help") {
                 print(usage)
+                return 0
+            }
+            if args.has("--openrpc") {
+                print(OpenRPCDocument.prettyText, terminator: "")
                 return 0
             }
             guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
