@@ -3,7 +3,7 @@ import HostProtocol
 /// Section 5, session methods: `initialize`, `plugin/state`, `plugin/reset`, `shutdown`.
 extension ConformanceCatalogue {
     /// The `initialize` result for the default flags.
-    static func initializeResult(_ id: ID, _ profile: Profile, bundle: String = bundleID) -> String {
+    static func initializeResult(_ id: ID, _ profile: Profile, bundle: String = bundleID) -> Pattern {
         result(id, #"{"bundleIdentifier":"\#(bundle)","clock":"virtual","profile":"\#(profile.rawValue)","protocolVersion":"1","serverInfo":{"name":"*","version":"*"},"taskIdentifiers":{"processing":"\#(bundle).bg-processing","refresh":"\#(bundle).bg-refresh"}}"#)
     }
 
@@ -76,7 +76,7 @@ extension ConformanceCatalogue {
             rule: "plugin/reset rebuilds the plugin with the same flags (bundle id, profile).", flags: ["--bundle-id", "org.example.demo"]
         ) { p in
             [.send(startKeepalive(1), request(2, "plugin/reset"), state(3), expect: [result(1), result(2), ConformanceState.with(p) {
-                $0.registered = [#"{"identifier":"org.example.demo.bg-processing","kind":"processing"}"#, #"{"identifier":"org.example.demo.bg-refresh","kind":"refresh"}"#]
+                $0.registered = ConformanceState.registrations(bundle: "org.example.demo")
             }.reply(3)])]
         },
         ConformanceCheck(

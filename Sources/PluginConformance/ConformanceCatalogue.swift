@@ -65,5 +65,5 @@ package enum ConformanceCatalogue {
     static func state(_ id: ID) -> String { request(id, "plugin/state") }
 
     /// A batch reply: the responses as one JSON array.
-    static func batch(_ replies: [String]) -> String { "[" + replies.joined(separator: ",") + "]" }
+    static func batch(_ replies: [Pattern]) -> Pattern { .array(replies) }
 }
