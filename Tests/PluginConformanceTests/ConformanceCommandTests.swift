@@ -107,6 +107,7 @@ final class JUnitCollector: NSObject, XMLParserDelegate, @unchecked Sendable {
     var suites: [[String: String]] = []
     var cases: [[String: String]] = []
     var failures: [String] = []
+    var skipped: [[String: String]] = []
     private var inFailure = false
     private var text = ""
 
@@ -115,6 +116,7 @@ final class JUnitCollector: NSObject, XMLParserDelegate, @unchecked Sendable {
         case "testsuites": root = attributes
         case "testsuite": suites.append(attributes)
         case "testcase": cases.append(attributes)
+        case "skipped": skipped.append(attributes)
         case "failure":
             inFailure = true
             text = ""
