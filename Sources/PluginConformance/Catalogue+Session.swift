@@ -87,6 +87,19 @@ extension ConformanceCatalogue {
              .exit([.json(request(2, "shutdown"))], closeStdin: false, expect: [rejected(1, "shutdown"), result(2)])]
         },
         ConformanceCheck(
+            "session.discover.document", section: 5,
+            rule: "rpc.discover (the OpenRPC convention) answers with an OpenRPC document (openrpc, info {title, version}, methods) that describes every method and event of the contract. Needs the rpc.discover extension.",
+            requires: [RPCDiscover.name]
+        ) { _ in
+            let named = (OpenRPCDocument.methodNames + OpenRPCDocument.eventNames)
+                .filter { name in MethodRegistry.method(named: name)?.isExtension != true }
+                .map { Pattern(json: #"{"name":"\#($0)"}"#) }
+            let document = Pattern(json: #"{"info":{"title":"*","version":"*"},"openrpc":"*"}"#)
+                .replacing("methods", with: .includes(named))
+            return [.send(request(1, RPCDiscover.name), request(2, RPCDiscover.name, "{}"),
+                          expect: [result(1, document), result(2, document)])]
+        },
+        ConformanceCheck(
             "session.shutdown.exits", section: 5,
             rule: "shutdown resolves with null, then the plugin exits 0 without waiting for the end of input."
         ) { _ in [.exit([.json(request(1, "shutdown"))], closeStdin: false, expect: [result(1)])] },

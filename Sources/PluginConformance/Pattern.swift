@@ -12,6 +12,7 @@ import HostProtocol
 ///   ``unordered(_:)`` where the contract fixes no order.
 /// - ``oneOf(_:because:)``: any of several answers the contract allows (an invalid
 ///   request's id: the request's, or `null`), with the reason in words.
+/// - ``includes(_:)``: an array that holds, among others, an item for each pattern.
 /// - ``registrations(_:)``: `plugin/state.registered` in any of the shapes the
 ///   document allows, with these identifiers and kinds.
 ///
@@ -30,6 +31,8 @@ indirect enum Pattern: Sendable, CustomStringConvertible {
     case array([Pattern])
     /// An array of exactly these items, in any order.
     case unordered([Pattern])
+    /// An array holding, among any others, an item for each of these.
+    case includes([Pattern])
     /// Any of these; `because` says, in words, which choice the contract leaves open.
     case oneOf([Pattern], because: String)
     /// `registered`: identifier → kind, as an array of `{identifier, kind}`, an array
@@ -101,6 +104,12 @@ indirect enum Pattern: Sendable, CustomStringConvertible {
             guard case .array(let a) = value else { return "\(place): expected an array, found \(value.typeName)" }
             guard a.count == items.count else { return "\(place): expected \(items.count) items, found \(a.count)" }
             return Pattern.assign(items, a) ? nil : "\(place): the items are not \(self) (in any order)"
+        case .includes(let items):
+            guard case .array(let a) = value else { return "\(place): expected an array, found \(value.typeName)" }
+            for p in items where !a.contains(where: { p.mismatch(with: $0) == nil }) {
+                return "\(place): no item matches \(p)"
+            }
+            return nil
         case .oneOf(let options, _):
             return options.contains { $0.mismatch(with: value) == nil }
                 ? nil : "\(place): expected \(self), found \(Pattern.show(value))"
@@ -137,15 +146,15 @@ indirect enum Pattern: Sendable, CustomStringConvertible {
         case .array(let items):
             for item in items {
                 if let id = item.stringValue {
-                    out[id] = String?.none
+                    out.updateValue(nil, forKey: id)
                 } else if let id = item["identifier"]?.stringValue {
-                    out[id] = item["kind"]?.stringValue
+                    out.updateValue(item["kind"]?.stringValue, forKey: id)
                 } else {
                     return nil
                 }
             }
         case .object(let o):
-            for (id, v) in o { out[id] = v.stringValue ?? v["kind"]?.stringValue }
+            for (id, v) in o { out.updateValue(v.stringValue ?? v["kind"]?.stringValue, forKey: id) }
         default:
             return nil
         }
@@ -173,6 +182,7 @@ indirect enum Pattern: Sendable, CustomStringConvertible {
         case .object(let members): "{" + members.map { "\(JSONValue.string($0.key)):\($0.pattern)" }.joined(separator: ",") + "}"
         case .array(let items): "[" + items.map(\.description).joined(separator: ",") + "]"
         case .unordered(let items): "(any order)[" + items.map(\.description).joined(separator: ",") + "]"
+        case .includes(let items): "(including)[" + items.map(\.description).joined(separator: ",") + "]"
         case .oneOf(let options, _): "(" + options.map(\.description).joined(separator: " | ") + ")"
         case .registrations(let r):
             "(registered: " + r.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
@@ -186,6 +196,7 @@ indirect enum Pattern: Sendable, CustomStringConvertible {
         case .object(let members): members.flatMap { m in m.pattern.openChoices.map { "\(m.key): \($0)" } }
         case .array(let items): items.flatMap(\.openChoices)
         case .unordered(let items): ["the items in any order"] + items.flatMap(\.openChoices)
+        case .includes: ["other items, in any order"]
         case .oneOf(_, let because): [because]
         case .registrations:
             ["an array of {identifier, kind}, an array of identifiers, or an object keyed by identifier"]
