@@ -30,7 +30,9 @@ enum YAMLList {
             if items.isEmpty, itemIndent == nil, !sawHeader, indent == 0, content.hasPrefix("expected-failures:") {
                 let rest = content.dropFirst("expected-failures:".count).trimmingLeadingSpaces
                 if rest == "[]" { return [] }
-                guard rest.isEmpty else { throw ParseError(line: number, message: "expected the list on the next lines") }
+                guard rest.isEmpty else {
+                    throw ParseError(line: number, message: "expected the list on the next lines")
+                }
                 sawHeader = true
                 continue
             }
@@ -96,7 +98,9 @@ enum YAMLList {
                     i += 2
                     continue
                 case "\"":
-                    guard i == chars.count - 1 else { throw ParseError(line: line, message: "text after a quoted scalar") }
+                    guard i == chars.count - 1 else {
+                        throw ParseError(line: line, message: "text after a quoted scalar")
+                    }
                     return out
                 default:
                     out.append(chars[i])
@@ -114,7 +118,9 @@ enum YAMLList {
                         i += 2
                         continue
                     }
-                    guard i == chars.count - 1 else { throw ParseError(line: line, message: "text after a quoted scalar") }
+                    guard i == chars.count - 1 else {
+                        throw ParseError(line: line, message: "text after a quoted scalar")
+                    }
                     return out
                 }
                 out.append(chars[i])
@@ -122,7 +128,8 @@ enum YAMLList {
             }
             throw ParseError(line: line, message: "unterminated single-quoted scalar")
         case let c? where "[{&*!|>%@`".contains(c):
-            throw ParseError(line: line, message: "\"\(c)\" starts YAML this reader does not take (flow, anchors, blocks)")
+            throw ParseError(
+                line: line, message: "\"\(c)\" starts YAML this reader does not take (flow, anchors, blocks)")
         default:
             if text.contains(": ") { throw ParseError(line: line, message: "a nested map is not supported: \(text)") }
             return text
@@ -135,7 +142,8 @@ enum YAMLList {
         var quote: Character?
         var i = 0
         while i < chars.count {
-            let c = chars[i], previous: Character = i > 0 ? chars[i - 1] : " "
+            let c = chars[i]
+            let previous: Character = i > 0 ? chars[i - 1] : " "
             if let q = quote {
                 if c == "\\", q == "\"" {
                     i += 1

@@ -46,7 +46,9 @@ struct FrameValidator {
     private mutating func notification(_ frame: JSONValue) -> [String] {
         validated += 1
         var found = Self.check(frame, "#/components/schemas/Notification", "the notification")
-        if let name = frame["method"]?.stringValue, let event = Self.methods[name], let params = event["x-params-schema"] {
+        if let name = frame["method"]?.stringValue, let event = Self.methods[name],
+            let params = event["x-params-schema"]
+        {
             found += Self.check(frame["params"] ?? .null, params, "\(name)'s params")
         }
         return found

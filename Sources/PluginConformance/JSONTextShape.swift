@@ -36,8 +36,8 @@ enum JSONTextShape {
                 if expectKey, let top = stack.indices.last {
                     let key = decodedKey(Array(text[(i + 1)..<(end - 1)]))
                     if let last = stack[top].lastKey, !last.lexicographicallyPrecedes(key) {
-                        return "key \"\(String(decoding: key, as: UTF8.self))\" after \"\(String(decoding: last, as: UTF8.self))\""
-                            + " (keys must be sorted)"
+                        let (k, l) = (String(decoding: key, as: UTF8.self), String(decoding: last, as: UTF8.self))
+                        return "key \"\(k)\" after \"\(l)\" (keys must be sorted)"
                     }
                     stack[top].lastKey = key
                     expectKey = false

@@ -179,7 +179,8 @@ indirect enum Pattern: Sendable, CustomStringConvertible {
         switch self {
         case .any: "\"*\""
         case .value(let v): v.description
-        case .object(let members): "{" + members.map { "\(JSONValue.string($0.key)):\($0.pattern)" }.joined(separator: ",") + "}"
+        case .object(let members):
+            "{" + members.map { "\(JSONValue.string($0.key)):\($0.pattern)" }.joined(separator: ",") + "}"
         case .array(let items): "[" + items.map(\.description).joined(separator: ",") + "]"
         case .unordered(let items): "(any order)[" + items.map(\.description).joined(separator: ",") + "]"
         case .includes(let items): "(including)[" + items.map(\.description).joined(separator: ",") + "]"

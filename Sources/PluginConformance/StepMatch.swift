@@ -76,7 +76,8 @@ struct StepMatch {
 
     private static func describe(_ pattern: Pattern) -> String {
         let kind = category(pattern)
-        return kind.hasPrefix("an error") || kind.hasPrefix("a result") ? "\(kind) to id \(pattern["id"] ?? .any)" : kind
+        return kind.hasPrefix("an error") || kind.hasPrefix("a result")
+            ? "\(kind) to id \(pattern["id"] ?? .any)" : kind
     }
 
     /// Whether a reader ignores this frame: a notification of a method the contract does not name.

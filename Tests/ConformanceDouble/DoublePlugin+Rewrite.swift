@@ -38,6 +38,8 @@ extension DoublePlugin {
     /// Events carry the time where they have it: `at`, or a fired timer's deadline.
     private func noteTime(event: String, _ params: JSONObject) {
         if let at = params["at"] { now = at }
-        if event == SafetyTimerEvent.name, params["state"] == "fired", let deadline = params["deadline"] { now = deadline }
+        if event == SafetyTimerEvent.name, params["state"] == "fired", let deadline = params["deadline"] {
+            now = deadline
+        }
     }
 }

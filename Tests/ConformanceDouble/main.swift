@@ -49,7 +49,9 @@ if let i = arguments.firstIndex(of: "--max-frame-bytes"), i + 1 < arguments.coun
 }
 let options: PluginOptions
 do {
-    guard case .run(let o) = try PluginOptions.parse(arguments + ["--framing", "ndjson", "--max-frame-bytes", "1073741824"])
+    guard
+        case .run(let o) = try PluginOptions.parse(
+            arguments + ["--framing", "ndjson", "--max-frame-bytes", "1073741824"])
     else { fail("--help and --version are the plugin's") }
     options = o
 } catch {

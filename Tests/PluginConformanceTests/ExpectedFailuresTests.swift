@@ -2,11 +2,11 @@ import Foundation
 import HostProtocol
 import Testing
 
+@testable import PluginConformance
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-
-@testable import PluginConformance
 
 /// `--expected-failures FILE`: the baseline's formats, its errors, and what it does to a run.
 @Suite("expected failures")
@@ -28,18 +28,23 @@ struct ExpectedFailuresTests {
                 reason: 'dropped, not rejected: it''s #12'
 
             """
-        #expect(try parse(text) == [
-            .init(check: "a.b"), .init(check: "c.d"),
-            .init(check: "profile.strict.x", profile: .strict, reason: "dropped, not rejected: it's #12"),
-        ])
+        #expect(
+            try parse(text) == [
+                .init(check: "a.b"), .init(check: "c.d"),
+                .init(check: "profile.strict.x", profile: .strict, reason: "dropped, not rejected: it's #12"),
+            ])
         #expect(try parse("expected-failures: []\n").isEmpty)
         #expect(try parse("# nothing yet\n").isEmpty)
-        #expect(try parse("- check: a.b\n  profile: seed\n- c.d\n") == [.init(check: "a.b", profile: .seed), .init(check: "c.d")])
+        #expect(
+            try parse("- check: a.b\n  profile: seed\n- c.d\n") == [
+                .init(check: "a.b", profile: .seed), .init(check: "c.d"),
+            ])
     }
 
     @Test func json() throws {
-        #expect(try parse(#"["a.b", {"check": "c.d", "profile": "seed", "reason": "r"}]"#)
-            == [.init(check: "a.b"), .init(check: "c.d", profile: .seed, reason: "r")])
+        #expect(
+            try parse(#"["a.b", {"check": "c.d", "profile": "seed", "reason": "r"}]"#)
+                == [.init(check: "a.b"), .init(check: "c.d", profile: .seed, reason: "r")])
         #expect(try parse(#"{"expected-failures": ["a.b"]}"#) == [.init(check: "a.b")])
     }
 
@@ -89,11 +94,13 @@ struct ExpectedFailuresTests {
     /// Against a mutant: its failures listed in the baseline make the run pass; without
     /// the mutant the same baseline is stale and fails the run. JUnit marks both.
     @Test func theCommandAppliesTheBaseline() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-baseline-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "conformance-baseline-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("baseline.yml").path
-        try "- jsonrpc.batch.mixed\n- check: jsonrpc.batch.in-order\n  profile: seed\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try "- jsonrpc.batch.mixed\n- check: jsonrpc.batch.in-order\n  profile: seed\n".write(
+            toFile: file, atomically: true, encoding: .utf8)
 
         let filter = ["conformance", "--filter", "jsonrpc.batch.*-order", "--expected-failures", file]
         let mutant = try await ConformanceHarness.host(
@@ -108,7 +115,8 @@ struct ExpectedFailuresTests {
         #expect(clean.stderr.contains("1 passed, 1 failed, 0 skipped, 0 xfail (1 stale)"), "\(clean.stderr)")
         #expect(clean.stdout.contains(#"<failure message="listed in --expected-failures but passed"#))
 
-        let junit = try await ConformanceHarness.host(filter + ["--format", "junit"], environment: ["BSP_FAULT": "batch-reversed"])
+        let junit = try await ConformanceHarness.host(
+            filter + ["--format", "junit"], environment: ["BSP_FAULT": "batch-reversed"])
         let collector = JUnitCollector()
         let parser = XMLParser(data: Data(junit.stdout.utf8))
         parser.delegate = collector
@@ -117,7 +125,9 @@ struct ExpectedFailuresTests {
         #expect(collector.skipped.map { $0["type"] } == ["xfail"])
         #expect(collector.root["skipped"] == "1" && collector.root["failures"] == "1")
 
-        let bad = try await ConformanceHarness.host(["conformance", "--expected-failures", dir.appendingPathComponent("none").path])
+        let bad = try await ConformanceHarness.host([
+            "conformance", "--expected-failures", dir.appendingPathComponent("none").path,
+        ])
         #expect(bad.status == 64 && bad.stderr.contains("--expected-failures: cannot read"))
     }
 }
