@@ -91,8 +91,7 @@ extension ConformanceCatalogue {
             rule: "rpc.discover (the OpenRPC convention) answers with an OpenRPC document (openrpc, info {title, version}, methods) that describes every method and event of the contract. Needs the rpc.discover extension.",
             requires: [RPCDiscover.name]
         ) { _ in
-            let named = (OpenRPCDocument.methodNames + OpenRPCDocument.eventNames)
-                .filter { name in MethodRegistry.method(named: name)?.isExtension != true }
+            let named = (MethodRegistry.methods.filter { !$0.isExtension }.map(\.name) + MethodRegistry.events)
                 .map { Pattern(json: #"{"name":"\#($0)"}"#) }
             let document = Pattern(json: #"{"info":{"title":"*","version":"*"},"openrpc":"*"}"#)
                 .replacing("methods", with: .includes(named))

@@ -9,6 +9,8 @@ extension OpenRPCDocument {
         .superseded: "a second waitForCancel replaced this one (--profile strict)",
         .reset: "plugin/reset rejected the pending waitForCancel",
         .shutdown: "shutdown rejected the pending waitForCancel",
+        .terminated: "--os ios only: the app's process ended with the invoke pending, or the invoke came while the "
+            + "app is not running",
     ]
 
     /// The name of the error entry for a rejection reason (`InvokeRejected.completed`).

@@ -1,7 +1,10 @@
 /// The methods the host calls: the five invokes and the session methods (the `os/`
 /// controls are in `OpenRPCDocument+OSControls.swift`).
 extension OpenRPCDocument {
-    static var methods: [JSONValue] { invokes + osControls + sessionMethods }
+    static var methods: [JSONValue] { invokes + osControls + sessionMethods + iosControls }
+
+    /// -32000 `terminated`: under `--os ios` any invoke the app's process held, or sent while it does not run.
+    private static var terminated: JSONValue { errorRef(rejectionName(.terminated)) }
 
     private static var invokes: [JSONValue] {
         let minutes = "minutes from now to the request's earliestBeginDate"
@@ -21,7 +24,7 @@ extension OpenRPCDocument {
         return [
             method(
                 StartKeepalive.self, "Store the given config fields, then submit the refresh and processing requests.",
-                params: keepalive, result: nullResult,
+                params: keepalive, result: nullResult, errors: [terminated],
                 description: "config-persists: each field given with the right type replaces the stored value; absent "
                     + "fields keep theirs. A field of the wrong type is ignored under --profile seed and -32602 under "
                     + "strict. schedule-next: refresh at now + refresh minutes, then processing; a failed submission "
@@ -40,16 +43,17 @@ extension OpenRPCDocument {
                         "success", ["type": "boolean"],
                         "Default true; not a bool: true under seed, -32602 under strict.")
                 ],
-                result: nullResult,
+                result: nullResult, errors: [terminated],
                 description: "Order: complete the active task with success; reject the pending waitForCancel; if a "
                     + "task had been active, schedule-next; invalidate the safety timer; resolve."),
             method(
                 StopKeepalive.self,
                 "Cancel both requests, reject the pending cancel invoke (stopped), complete an "
-                    + "active task with false.", result: nullResult, description: "Never reschedules."),
+                    + "active task with false.", result: nullResult, errors: [terminated],
+                description: "Never reschedules."),
             method(
                 CancelCancelListener.self, "Reject the pending cancel invoke, if any (listenerCancelled).",
-                result: nullResult),
+                result: nullResult, errors: [terminated]),
         ]
     }
 

@@ -61,7 +61,11 @@ extension OpenRPCDocument {
     /// The events, as notification methods from the plugin to the host.
     static var events: [JSONValue] {
         let identifier: JSONValue = ["type": "string"]
-        return [
+        return contractEvents(identifier) + iosEvents
+    }
+
+    private static func contractEvents(_ identifier: JSONValue) -> [JSONValue] {
+        [
             event(RequestSubmittedEvent.name, "A request was accepted by the scheduler.", taskRequest),
             event(
                 SubmitFailedEvent.name, "A submission failed (logged, never returned).",
@@ -101,16 +105,18 @@ extension OpenRPCDocument {
 
     /// A notification method: one by-name param per member of `params` (an object
     /// schema), and the whole object as `x-params-schema`, which the suite validates.
-    private static func event(_ name: String, _ summary: String, _ params: JSONValue) -> JSONValue {
+    static func event(_ name: String, _ summary: String, _ params: JSONValue, os: OSMode? = nil) -> JSONValue {
         let required = Set(params["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         let members = (params["properties"]?.objectValue ?? [:]).map { key, schema in
             descriptor(key, schema, required: required.contains(key), "See the contract, section 6.")
         }
-        return [
+        var e: JSONObject = [
             "name": .string(name), "summary": .string(summary), "paramStructure": "by-name",
             "params": .array(members), "x-notification": true, "x-direction": "plugin-to-host", "x-kind": "event",
             "x-params-schema": params,
             "description": "An event (a notification the plugin sends). A plugin may add members to its params.",
         ]
+        if let os { e["x-os"] = .string(os.rawValue) }
+        return .object(e)
     }
 }

@@ -4,6 +4,7 @@ extension OpenRPCDocument {
         var s = protocolTypes
         for (name, schema) in envelopes { s[name] = schema }
         for (name, schema) in stateTypes { s[name] = schema }
+        for (name, schema) in iosSchemas { s[name] = schema }
         return s
     }
 
@@ -29,9 +30,12 @@ extension OpenRPCDocument {
                 [
                     "backgroundRefreshStatus": ref("BackgroundRefreshStatus"), "externalPower": ["type": "boolean"],
                     "networkConnected": ["type": "boolean"], "autoLaunch": ["type": "boolean"],
+                    "batteryLevel": ["type": "number", "minimum": 0, "maximum": 1],
+                    "lowPowerMode": ["type": "boolean"], "deviceInUse": ["type": "boolean"],
                 ],
                 required: ["backgroundRefreshStatus", "externalPower", "networkConnected", "autoLaunch"],
-                "The emulated device's conditions; defaults available, false, true, false."),
+                "The emulated device's conditions; defaults available, false, true, false (autoLaunch true under "
+                    + "--os ios, which adds batteryLevel, lowPowerMode and deviceInUse)."),
             "IdentifierParams": object(
                 ["identifier": ["type": "string"]], required: ["identifier"], "Names one task identifier."),
             "InvokeRejectedData": object(
@@ -130,6 +134,7 @@ extension OpenRPCDocument {
                 [
                     "launched": ["type": "integer", "minimum": 0], "completed": ["type": "integer", "minimum": 0],
                     "expired": ["type": "integer", "minimum": 0], "violations": ["type": "integer", "minimum": 0],
+                    "watchdogKills": ["type": "integer", "minimum": 0],
                 ],
                 required: ["launched", "completed", "expired", "violations"], "Running totals since start or reset."),
             "PluginState": object(
@@ -146,6 +151,7 @@ extension OpenRPCDocument {
                     "config": ref("Config"),
                     "pendingRequests": ["type": "array", "items": ref("TaskRequest")],
                     "registered": ref("Registered"), "conditions": ref("Conditions"), "counters": ref("Counters"),
+                    "ios": ref("IOSState"),
                 ],
                 required: [
                     "now", "clock", "profile", "activeTask", "pendingCancelInvoke", "safetyTimer", "config",
@@ -164,6 +170,7 @@ extension OpenRPCDocument {
                         ["refresh": ["type": "string"], "processing": ["type": "string"]],
                         required: ["refresh", "processing"], "<bundle-id>.bg-refresh and <bundle-id>.bg-processing."),
                     "clock": ref("Clock"), "profile": ref("Profile"),
+                    "os": ref("OSMode"), "osSeed": ["type": "integer", "minimum": 0],
                 ],
                 required: ["protocolVersion", "serverInfo", "bundleIdentifier", "taskIdentifiers", "clock", "profile"],
                 "What the plugin says about itself."),
