@@ -15,7 +15,8 @@ struct IOSFramesTests {
 
     static let script: [String] = [
         #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{"events":true}}}"#,
-        #"{"jsonrpc":"2.0","id":2,"method":"os/setPolicy","params":{"refreshDelayMaxSecs":0,"refreshEarlyExpiryChance":0}}"#,
+        #"{"jsonrpc":"2.0","id":2,"method":"os/setPolicy","params":"#
+            + #"{"refreshDelayMaxSecs":0,"refreshEarlyExpiryChance":0}}"#,
         #"{"jsonrpc":"2.0","id":3,"method":"startKeepalive","params":{"iosProcessingSafetyTimeoutSecs":60}}"#,
         #"{"jsonrpc":"2.0","id":4,"method":"waitForCancel"}"#,
         #"{"jsonrpc":"2.0","id":5,"method":"os/setConditions","params":{"lowPowerMode":true,"batteryLevel":0.5}}"#,

@@ -129,7 +129,8 @@ extension OpenRPCDocument {
                         "reasons": ["type": "array", "items": ref("LaunchReason")],
                         "nextPossibleAt": ["anyOf": [ref("Time"), ["type": "null"]]],
                     ],
-                    required: ["identifier", "at", "reasons", "nextPossibleAt"], "As os/explain gives them."), os: .ios),
+                    required: ["identifier", "at", "reasons", "nextPossibleAt"], "As os/explain gives them."),
+                os: .ios),
         ]
     }
 
