@@ -61,7 +61,7 @@ package struct ConformanceCheck: Sendable {
 
     /// Everything the check accepts beyond the exact values it names: its own words,
     /// the open choices in its patterns, and a skip when an extension is missing.
-    var acceptance: [String] {
+    package var acceptance: [String] {
         var lines = accepts
         for profile in profiles {
             for step in script(profile) {

@@ -54,6 +54,9 @@ struct ConformanceCommandTests {
         let glob = try await ConformanceHarness.host(["conformance", "--list", "--format", "json", "--filter", "profile.strict.*"])
         let names = try JSONParser.parse(Array(glob.stdout.utf8)).arrayValue?.compactMap { $0["name"]?.stringValue }
         #expect(names == ["profile.strict.wrong-type-rejected", "profile.strict.superseded-rejected", "profile.strict.success-not-bool-rejected"])
+        let state = try await ConformanceHarness.host(["conformance", "--list", "--format", "json", "--filter", "session.plugin-state.initial"])
+        let accepts = try JSONParser.parse(Array(state.stdout.utf8)).arrayValue?.first?["accepts"]?.arrayValue ?? []
+        #expect(accepts.contains("result: pendingRequests: the items in any order"))
 
         #expect(ConformanceCatalogue.matches(name: "timer.refresh.fires-at-deadline", pattern: "timer.*.fires-*"))
         #expect(ConformanceCatalogue.matches(name: "timer.refresh.fires-at-deadline", pattern: "*deadline"))

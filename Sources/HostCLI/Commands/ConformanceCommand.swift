@@ -126,6 +126,7 @@ enum ConformanceCommand {
                     "name": .string(c.name), "section": .number(c.section), "rule": .string(c.rule),
                     "profiles": .array(c.profiles.map { .string($0.rawValue) }), "flags": .array(c.flags.map { .string($0) }),
                     "requires": .array(c.requires.map { .string($0) }),
+                    "accepts": .array(c.acceptance.map { .string($0) }),
                 ]
             }).description
         case .text, .junit:
