@@ -132,7 +132,7 @@ struct CheckRunner: Sendable {
                 run.skippedFor = method
                 break
             }
-            let match = StepMatch(expected: step.expect, frames: values)
+            let match = StepMatch(expected: step.expect, frames: values, amongOthers: step.amongOthers)
             guard match.mismatch != nil || result.note != nil || !result.violations.isEmpty else { continue }
             if run.failure == nil {
                 let why = [result.note, result.violations.first, match.mismatch].compactMap { $0 }
@@ -144,7 +144,7 @@ struct CheckRunner: Sendable {
                 run.failure = .init(
                     step: index + 1, steps: steps.count, sent: sent, expected: step.expect.map(\.description),
                     actual: match.judged.map(\.description), matched: StepMatch.alignment(step.expect, match.judged),
-                    note: notes.isEmpty ? nil : notes.joined(separator: "\n        "), stderrTail: pipe.stderrTail)
+                    amongOthers: step.amongOthers, note: notes.isEmpty ? nil : notes.joined(separator: "\n        "), stderrTail: pipe.stderrTail)
             }
             if stopAtFirstFailure || result.note != nil { break }
         }

@@ -65,6 +65,8 @@ package struct ConformanceCheck: Sendable {
         var lines = accepts
         for profile in profiles {
             for step in script(profile) {
+                let others = "other replies around the ones named (a race: only what must happen is judged)"
+                if step.amongOthers, !lines.contains(others) { lines.append(others) }
                 for pattern in step.expect {
                     for choice in pattern.openChoices where !lines.contains(choice) { lines.append(choice) }
                 }
@@ -131,6 +133,9 @@ struct ConformanceStep: Sendable, CustomStringConvertible {
     let expect: [Pattern]
     /// How the step ends.
     let ending: Ending
+    /// Whether other frames may come before, between and after the expected ones (a
+    /// race, where the contract fixes what must happen but not everything that may).
+    var amongOthers = false
 
     /// Sends JSON texts, then the barrier; expects `expect`.
     static func send(_ json: String..., expect: [Pattern]) -> ConformanceStep {
@@ -140,6 +145,14 @@ struct ConformanceStep: Sendable, CustomStringConvertible {
     /// Sends inputs, then the barrier; expects `expect`.
     static func send(_ inputs: [ConformanceInput], expect: [Pattern]) -> ConformanceStep {
         ConformanceStep(inputs: inputs, expect: expect, ending: .barrier)
+    }
+
+    /// Sends JSON texts, then the barrier; the replies must include `expect`, in that
+    /// order, among any others (every frame is still validated against the document).
+    static func send(_ json: String..., including expect: [Pattern]) -> ConformanceStep {
+        var step = ConformanceStep(inputs: json.map(ConformanceInput.json), expect: expect, ending: .barrier)
+        step.amongOthers = true
+        return step
     }
 
     /// Sends inputs without a barrier; their replies are expected by the next step.
@@ -161,8 +174,9 @@ struct ConformanceStep: Sendable, CustomStringConvertible {
         case .none: lines.append("  (no barrier: the replies are expected with the next step)")
         case .exit(let close): lines.append(close ? "→ (end of input: stdin closed)" : "  (no barrier: the plugin must exit)")
         }
+        if amongOthers { lines.append("← (any replies, including these in this order:)") }
         lines += expect.map { "← " + ConformanceText.shorten($0.description, limit: 2000) }
-        if case .barrier = ending, expect.isEmpty { lines.append("← (nothing)") }
+        if case .barrier = ending, expect.isEmpty, !amongOthers { lines.append("← (nothing)") }
         if case .exit = ending { lines.append("← (end of output, exit status 0)") }
         return lines.joined(separator: "\n")
     }

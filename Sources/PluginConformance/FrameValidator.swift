@@ -6,7 +6,8 @@ import HostProtocol
 /// (and an application error code against the method's `errors`), an event's params
 /// against the event's `x-params-schema`.
 ///
-/// It learns which method a response answers from the requests sent (``noteSent(_:)``);
+/// It learns which method a response answers from the requests sent (``noteSent(_:)``),
+/// and so also catches a second response to one request (JSON-RPC: at most one);
 /// a response to no known request (id `null`, or bytes the suite sent raw) is checked
 /// as a generic response. Notifications of methods the document does not name are
 /// allowed (a reader ignores them) and only checked as notifications.
@@ -21,6 +22,9 @@ struct FrameValidator {
 
     /// Methods of the requests sent and not yet answered, by id (JSON text), oldest first.
     private var outstanding: [String: [String]] = [:]
+    /// Every id (JSON text) a request was sent with: a response to one of them with
+    /// nothing outstanding is a second answer to a request.
+    private var sentIDs: Set<String> = []
     /// How many frames (batch replies count once per response) were validated.
     private(set) var validated = 0
 
@@ -29,6 +33,7 @@ struct FrameValidator {
         for m in value.arrayValue ?? [value] {
             guard let id = m["id"], let method = m["method"]?.stringValue else { continue }
             outstanding[id.description, default: []].append(method)
+            sentIDs.insert(id.description)
         }
     }
 
@@ -58,6 +63,9 @@ struct FrameValidator {
         validated += 1
         var found = Self.check(frame, "#/components/schemas/Response", label)
         let code = frame["error"]?["code"]?.int64Value
+        if let id = frame["id"], !id.isNull, sentIDs.contains(id.description), outstanding[id.description] == nil {
+            found.append("\(label): a second answer to request \(id) (JSON-RPC: one response per request)")
+        }
         let method = answered(id: frame["id"], newest: code == -32600)
         if let result = frame["result"], let method, let schema = Self.methods[method]?["result"]?["schema"] {
             found += Self.check(result, schema, "\(method)'s result")

@@ -18,10 +18,18 @@ struct StepMatch {
     /// Why the step does not match, or nil when it does.
     let mismatch: String?
 
-    /// Matches `frames` with `expected`.
-    init(expected: [Pattern], frames: [JSONValue]) {
+    /// Matches `frames` with `expected`; `amongOthers`: the expected frames must come in
+    /// order, other frames may come around them.
+    init(expected: [Pattern], frames: [JSONValue], amongOthers: Bool = false) {
         judged = frames.filter { !Self.isIgnored($0) }
         ignored = frames.count - judged.count
+        if amongOthers {
+            var next = 0
+            for frame in judged where next < expected.count && expected[next].mismatch(with: frame) == nil { next += 1 }
+            mismatch = next == expected.count
+                ? nil : "no reply matches \(expected[next]) (expected among the replies, after the ones before it)"
+            return
+        }
         var first: (Int, String)?
         for (k, (pattern, frame)) in zip(expected, judged).enumerated() {
             if let why = pattern.mismatch(with: frame) {

@@ -3,14 +3,15 @@ import Testing
 
 @Suite("MethodRegistry and method names")
 struct MethodRegistryTests {
-    /// The contract's methods (sections 3 and 5), in its order, with os/submit and rpc.discover as this
-    /// implementation's extensions.
+    /// The contract's methods (sections 3 and 5), in its order, with os/submit,
+    /// plugin/dispatchSchedule and rpc.discover as this implementation's extensions.
     static let contract: [(String, MethodKind, Bool)] = [
         ("startKeepalive", .invoke, false), ("waitForCancel", .invoke, false), ("completeBgTask", .invoke, false),
         ("stopKeepalive", .invoke, false), ("cancelCancelListener", .invoke, false),
         ("os/launch", .osControl, false), ("os/expire", .osControl, false), ("os/advanceTime", .osControl, false),
         ("os/pendingTaskRequests", .osControl, false), ("os/setConditions", .osControl, false), ("os/submit", .osControl, true),
         ("initialize", .session, false), ("shutdown", .session, false), ("plugin/state", .session, false), ("plugin/reset", .session, false),
+        ("plugin/dispatchSchedule", .session, true),
         ("rpc.discover", .session, true),
     ]
 
@@ -75,8 +76,13 @@ struct MethodRegistryTests {
         #expect(SubmitFailedEvent.name == "os/submitFailed")
     }
 
-    @Test("only os/submit and rpc.discover are extensions")
+    @Test("only os/submit, plugin/dispatchSchedule and rpc.discover are extensions")
     func extensions() {
-        #expect(MethodRegistry.methods.filter(\.isExtension).map(\.name) == ["os/submit", "rpc.discover"])
+        #expect(
+            MethodRegistry.methods.filter(\.isExtension).map(\.name) == [
+                "os/submit", "plugin/dispatchSchedule", "rpc.discover",
+            ])
+        #expect(PluginDispatchSchedule.name == "plugin/dispatchSchedule")
+        #expect(PluginDispatchSchedule.kind == .session)
     }
 }

@@ -78,6 +78,28 @@ extension OpenRPCDocument {
                 description: "A pending waitForCancel is first rejected (reset). State, config, scheduler, conditions "
                     + "and the clock (0) are reset; the session (whether events are on) is kept."),
             method(
+                PluginDispatchSchedule.self, "Report the interleaving decisions made, install the next ones.",
+                params: [
+                    descriptor(
+                        "choices", ["type": "array", "items": ref("DispatchQueueName")],
+                        "The queues to run at the next decisions, in order (default none)."),
+                    descriptor("seed", ["type": "integer", "minimum": 0], "Reseeds the PRNG that decides after them."),
+                ],
+                result: descriptor(
+                    "result",
+                    object(
+                        [
+                            "dispatch": ref("DispatchMode"), "decisions": ["type": "integer", "minimum": 0],
+                            "taken": ["type": "array", "items": ref("DispatchQueueName")],
+                            "unused": ["type": "integer", "minimum": 0],
+                        ],
+                        required: ["dispatch", "decisions", "taken", "unused"], "What happened since the last call."),
+                    "The decisions since the previous call (or the start, or plugin/reset)."),
+                isExtension: true,
+                description: "Under --dispatch tauri, whenever both emulated queues have a step ready the plugin "
+                    + "takes the next installed choice, then draws from a PRNG seeded with --dispatch-seed. Under "
+                    + "--dispatch serial no decision is ever made."),
+            method(
                 RPCDiscover.self, "This document (the OpenRPC service discovery method).",
                 result: descriptor(
                     "result",

@@ -21,6 +21,8 @@ extension OpenRPCDocument {
             "TaskKind": enumSchema(TaskKind.self, "refresh: a BGAppRefreshTask; processing: a BGProcessingTask."),
             "Profile": enumSchema(Profile.self, "--profile: seed (as the seed plugin) or strict (its fixes)."),
             "Clock": enumSchema(ClockKind.self, "--clock: virtual (moves only with os/advanceTime) or real."),
+            "DispatchMode": enumSchema(DispatchMode.self, "--dispatch: serial (one executor) or tauri (ipc and main)."),
+            "DispatchQueueName": enumSchema(DispatchQueueName.self, "An emulated queue of --dispatch tauri."),
             "BackgroundRefreshStatus": enumSchema(BackgroundRefreshStatus.self, "The Background App Refresh setting."),
             "SchedulerErrorKind": enumSchema(
                 SchedulerErrorKind.self, "An emulated BGTaskScheduler.Error: data.scheduler, os/submitFailed's error."),
