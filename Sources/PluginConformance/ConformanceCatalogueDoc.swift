@@ -77,6 +77,10 @@ package enum ConformanceCatalogueDoc {
               them: causal order, the seed's order, batch replies in request order).
               Notifications of methods the contract does not name are set aside before
               matching: a reader ignores them, so they neither satisfy nor break a check.
+              A check about a race (`invoke.answered-once.race`) names only what must happen,
+              in order, and allows any other replies around it.
+            - **One answer per request**, in every check: a response to a request the plugin
+              has already answered fails the check (JSON-RPC 2.0).
             - **Determinism** is judged by comparing the plugin with itself:
               `determinism.virtual-clock` runs its script in two processes and requires
               byte-identical stdouts; `determinism.output.sorted-compact` judges how each
@@ -181,7 +185,11 @@ package enum ConformanceCatalogueDoc {
             against each and requires the listed checks to fail with a reason (mutation
             score: faults caught / faults injected, required 100%). The faults
             \(ConformanceMutants.hostFaults.sorted().map { "`\($0)`" }.joined(separator: ", ")) imitate a broken process for host
-            tests and are not contract mutants.
+            tests and are not contract mutants. The last five put back bugs from the real
+            plugin's history (`docs/rules.md`, "Mutants from the real plugin's bug history").
+
+            Mutation score: \(ConformanceMutants.all.count)/\(ConformanceMutants.all.count) (100%): each of the \(ConformanceMutants.all.count) mutants is killed by
+            the checks named beside it (`everyMutantIsCaught` fails otherwise).
 
             | fault | breaks | caught by |
             | --- | --- | --- |
