@@ -22,7 +22,7 @@ enum YAMLList {
         var sawHeader = false
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = index + 1
-            let line = try withoutComment(String(rawLine), line: number)
+            let line = withoutComment(String(rawLine))
             guard !line.allSatisfy({ $0 == " " || $0 == "\r" }) else { continue }
             guard !line.contains("\t") else { throw ParseError(line: number, message: "tabs are not YAML indentation") }
             let indent = line.prefix { $0 == " " }.count
@@ -137,7 +137,7 @@ enum YAMLList {
     }
 
     /// The line without a `#` comment (a `#` at the start or after a space, outside quotes).
-    private static func withoutComment(_ line: String, line number: Int) throws(ParseError) -> String {
+    private static func withoutComment(_ line: String) -> String {
         let chars = Array(line)
         var quote: Character?
         var i = 0
