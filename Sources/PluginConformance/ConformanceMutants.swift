@@ -44,7 +44,8 @@ enum ConformanceMutants {
         // From the real plugin's bug history (issue 14).
         Mutant(
             fault: "complete-both-references",
-            breaks: "exactly-once: the expiration completes the task through both references (the double setTaskCompleted crash)",
+            breaks: "exactly-once: the expiration completes the task through both references "
+                + "(the double setTaskCompleted crash)",
             checks: ["task.expiration.order", "task.expiration.processing"]),
         Mutant(
             fault: "safety-timer-rejects", breaks: "safety-timer: the pending invoke is resolved, not rejected",
@@ -53,7 +54,8 @@ enum ConformanceMutants {
             fault: "reschedule-without-task", breaks: "completeBgTask reschedules only when a task was active",
             checks: ["invoke.completeBgTask.no-task-no-reschedule"]),
         Mutant(
-            fault: "stop-no-reject-without-task", breaks: "stopKeepalive rejects the pending invoke even without a task",
+            fault: "stop-no-reject-without-task",
+            breaks: "stopKeepalive rejects the pending invoke even without a task",
             checks: ["invoke.stopKeepalive.rejects-without-task"]),
         Mutant(
             fault: "second-answer-written", breaks: "an invoke is answered at most once (a race's second answer)",
