@@ -86,7 +86,8 @@ package enum ConformanceCatalogueDoc {
               byte-identical stdouts; `determinism.output.sorted-compact` judges how each
               frame is written (compact, keys sorted), not what bytes it holds.
             - **Extensions.** `os/submit` (a direct scheduler call; the contract reserves
-              -32001 for it) and `rpc.discover` (the OpenRPC discovery method) are this
+              -32001 for it), `rpc.discover` (the OpenRPC discovery method) and
+              `plugin/dispatchSchedule` (choosing a `--dispatch tauri` interleaving) are this
               implementation's extensions. A check that needs one is **skipped (extension not
               offered)** when the plugin answers it with -32601.
 
