@@ -7,25 +7,6 @@ import Synchronization
 /// script's frames are written at once, then the replies are read up to a
 /// barrier request's answer. One process serves many cases through `plugin/reset`.
 public final class PluginDriver: Sendable {
-    /// Why a script could not be run to its end.
-    public enum DriverError: Error, CustomStringConvertible, Hashable {
-        /// The plugin's output ended (it exited or crashed).
-        case closed(ExitStatus?)
-        /// No barrier answer within the time limit.
-        case hung(received: Int)
-        /// The plugin could not be started or written to.
-        case io(String)
-
-        public var description: String {
-            switch self {
-            case .closed(let s?): "the plugin \(s)"
-            case .closed(nil): "the plugin closed its output"
-            case .hung(let n): "the plugin stopped answering (\(n) frames received, no barrier reply)"
-            case .io(let why): why
-            }
-        }
-    }
-
     private struct Inbox {
         var frames: [[UInt8]] = []
         var barrier: [UInt8]?

@@ -32,7 +32,7 @@ struct RealClockTests {
             _ = try await client.os.advanceTime(seconds: 1)
             Issue.record("os/advanceTime succeeded under --clock real")
         } catch {
-            #expect(error.code == .invalidState)
+            #expect(error.rpcCode == .invalidState)
         }
     }
 }

@@ -189,8 +189,8 @@ struct ReliabilityFaultTests {
             // posix_spawn may start a child that then fails to exec: it must end at once.
             #expect(throws: HostError.self) { _ = try connection.callBlocking(method: PluginStateMethod.name, params: nil, timeout: .seconds(10)) }
             connection.close(grace: .milliseconds(100))
-        case .failure(.launchFailed(let why)):
-            #expect(why.contains(text))
+        case .failure(let error) where error.code == .launchFailed:
+            #expect(error.description.contains(text))
         case .failure(let other):
             Issue.record("expected launchFailed, got \(other)")
         }

@@ -52,21 +52,6 @@ public final class SystemSimulation: @unchecked Sendable {
         }
     }
 
-    /// Why a simulation step failed.
-    public enum SimulationError: Error, CustomStringConvertible {
-        /// The plugin left requests unanswered beyond the answer timeout.
-        case hung([String])
-        /// A call failed.
-        case host(HostError)
-
-        public var description: String {
-            switch self {
-            case .hung(let methods): "the plugin did not answer \(methods.joined(separator: ", ")) in time"
-            case .host(let e): e.description
-            }
-        }
-    }
-
     struct Shared {
         var timeline: [TimelineEntry] = []
         /// Host requests written whose answer has not arrived yet (`waitForCancel` excluded).
