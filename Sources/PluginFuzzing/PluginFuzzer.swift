@@ -10,7 +10,7 @@ import Synchronization
 public final class PluginFuzzer: Sendable {
     /// What to run.
     public struct Configuration: Sendable {
-        public var plugin: PluginProcess.Options
+        public var plugin: PluginLauncher
         public var profile: Profile
         public var seed: UInt64
         /// Stop after this many cases (nil: use `seconds`).
@@ -23,7 +23,7 @@ public final class PluginFuzzer: Sendable {
         /// Stop once this many distinct findings are known (nil: never).
         public var stopAfterFindings: Int?
 
-        public init(plugin: PluginProcess.Options, profile: Profile, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int, jobs: Int, stopAfterFindings: Int? = nil) {
+        public init(plugin: PluginLauncher, profile: Profile, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int, jobs: Int, stopAfterFindings: Int? = nil) {
             self.stopAfterFindings = stopAfterFindings
             self.plugin = plugin
             self.profile = profile
@@ -143,7 +143,7 @@ public final class PluginFuzzer: Sendable {
 
     /// Shrinks a failing sequence against `driver` (restarting it whenever a
     /// candidate leaves the plugin in an unknown state) and describes the result.
-    package static func shrink(_ steps: [FuzzStep], signature: String, caseSeed: UInt64, profile: Profile, plugin options: PluginProcess.Options, driver: PluginDriver, resetID: Int) -> (finding: Finding, driver: PluginDriver, resetID: Int) {
+    package static func shrink(_ steps: [FuzzStep], signature: String, caseSeed: UInt64, profile: Profile, plugin options: PluginLauncher, driver: PluginDriver, resetID: Int) -> (finding: Finding, driver: PluginDriver, resetID: Int) {
         let box = DriverHolder(driver)
         var counter = resetID
         var shrinker = Shrinker(budget: 1500) { candidate in
@@ -168,7 +168,7 @@ public final class PluginFuzzer: Sendable {
 private final class DriverHolder {
     var driver: PluginDriver
     init(_ driver: PluginDriver) { self.driver = driver }
-    func restart(_ options: PluginProcess.Options) {
+    func restart(_ options: PluginLauncher) {
         driver.close()
         if let fresh = try? PluginDriver(plugin: options) { driver = fresh }
     }

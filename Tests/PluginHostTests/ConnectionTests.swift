@@ -127,7 +127,7 @@ struct ConnectionTests {
 
     @Test func closeReapsThePlugin() async throws {
         let connection = try connect()
-        let pid = connection.pluginProcess.pid
+        let pid = try #require(connection.pluginProcess).pid
         #expect(processExists(pid))
         #expect(connection.close() == .exited(0))
         #expect(!processExists(pid))
@@ -138,7 +138,7 @@ struct ConnectionTests {
     @Test func shutdownExitsZero() async throws {
         let connection = try connect()
         try await BackgroundServiceClient(connection: connection).os.shutdown()
-        let status = try await onThread { connection.pluginProcess.waitForExit(timeout: .seconds(10)) }
+        let status = try await onThread { connection.transport.waitForExit(timeout: .seconds(10)) }
         #expect(status == .exited(0))
         connection.close()
     }

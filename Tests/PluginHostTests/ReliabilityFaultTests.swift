@@ -160,7 +160,7 @@ struct ReliabilityFaultTests {
     @Test func aPluginThatClosesItsStdoutButRuns() async throws {
         let connection = try PluginConnection(
             plugin: .init(executable: "/bin/sh", arguments: ["-c", "exec 1>&-; exec sleep 600"]), options: .init(stderrLine: { _ in }))
-        let pid = connection.pluginProcess.pid
+        let pid = try #require(connection.pluginProcess).pid
         await #expect(throws: HostError.pluginExited(nil)) {
             _ = try await connection.call(method: PluginStateMethod.name, params: nil, timeout: .seconds(10))
         }

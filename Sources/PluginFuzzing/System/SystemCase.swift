@@ -38,7 +38,7 @@ public struct SystemCase: Sendable {
 
     /// Plays the case against the plugin, checking the invariants after every
     /// action; stops early once `target` (a signature) has been seen, if given.
-    public func run(plugin: PluginProcess.Options, behaviour: HostBehaviour, stopAt target: String? = nil) -> Outcome {
+    public func run(plugin: PluginLauncher, behaviour: HostBehaviour, stopAt target: String? = nil) -> Outcome {
         var timeline: [[String]] = []
         var violations: [(step: Int, violation: Violation)] = []
         let runs = scenario.runs.map { ServiceBoxed($0.service) }

@@ -10,7 +10,7 @@ import Synchronization
 public final class SystemFuzzer: Sendable {
     /// What to run.
     public struct Configuration: Sendable {
-        public var plugin: PluginProcess.Options
+        public var plugin: PluginLauncher
         public var behaviour: HostBehaviour
         public var seed: UInt64
         public var runs: Int?
@@ -18,7 +18,7 @@ public final class SystemFuzzer: Sendable {
         public var maxSteps: Int
         public var jobs: Int
 
-        public init(plugin: PluginProcess.Options, behaviour: HostBehaviour, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int, jobs: Int) {
+        public init(plugin: PluginLauncher, behaviour: HostBehaviour, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int, jobs: Int) {
             self.plugin = plugin
             self.behaviour = behaviour
             self.seed = seed
