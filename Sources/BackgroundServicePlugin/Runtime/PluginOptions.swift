@@ -22,6 +22,10 @@ public struct PluginOptions: Sendable, Equatable {
     public var maxFrameBytes = 1 << 20
     /// `--events`: events on from the start.
     public var events = false
+    /// `--os` (default `manual`).
+    public var osMode = OSMode.manual
+    /// `--os-seed`: the seed of the `--os ios` policy's random draws (default 0).
+    public var osSeed: UInt64 = 0
     /// `--echo` (hidden, for `plugin-host bench`): echo stdin to stdout, nothing else.
     public var echo = false
     /// `BSP_FAULT` (testing only).
@@ -67,6 +71,14 @@ public struct PluginOptions: Sendable, Equatable {
                                   input framing (default auto: '{' or '[' first means ndjson)
           --max-frame-bytes N     longest frame accepted (default 1048576)
           --events                send events from the start, without initialize
+          --os manual|ios         manual: the OS acts only on os/ controls (default);
+                                  ios: it also applies iOS's policies: launch decisions
+                                  (delays, battery, Low Power Mode, energy budget, rate
+                                  limit, force-quit), runtime budgets, the watchdog and
+                                  the app's lifecycle (os/terminate, os/openApp,
+                                  os/explain, os/setPolicy; see docs/protocol.md)
+          --os-seed N             seed of the ios policy's random draws (default 0);
+                                  the same seed and input give the same output
           --help                  this text
           --version               print the version
 
@@ -122,6 +134,16 @@ public struct PluginOptions: Sendable, Equatable {
             case "--events":
                 guard inline == nil else { throw UsageError("--events takes no value") }
                 options.events = true
+            case "--os":
+                let v = try value(flag, inline)
+                guard let m = OSMode(rawValue: v) else { throw UsageError("--os must be manual or ios, not \"\(v)\"") }
+                options.osMode = m
+            case "--os-seed":
+                let v = try value(flag, inline)
+                guard let n = UInt64(v) else {
+                    throw UsageError("--os-seed must be an integer from 0 to 18446744073709551615, not \"\(v)\"")
+                }
+                options.osSeed = n
             case "--echo":
                 options.echo = true
             default:
