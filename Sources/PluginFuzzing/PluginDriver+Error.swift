@@ -15,26 +15,7 @@ extension PluginDriver {
         }
 
         /// The kinds of ``DriverError``.
-        public struct Code: Sendable, Hashable, CustomStringConvertible {
-            private enum Value: Sendable, Hashable { case closed, hung, io }
-            private let value: Value
-            private init(_ value: Value) { self.value = value }
-
-            /// The plugin's output ended (it exited or crashed).
-            public static let closed = Code(.closed)
-            /// No barrier answer within the time limit.
-            public static let hung = Code(.hung)
-            /// The plugin could not be started or written to.
-            public static let io = Code(.io)
-
-            public var description: String {
-                switch value {
-                case .closed: "closed"
-                case .hung: "hung"
-                case .io: "io"
-                }
-            }
-        }
+        public typealias Code = FailureCode<DriverError>
 
         private let backing: Backing
 
@@ -70,4 +51,13 @@ extension PluginDriver {
             }
         }
     }
+}
+
+extension FailureCode where Failure == PluginDriver.DriverError {
+    /// The plugin's output ended (it exited or crashed).
+    public static var closed: Self { Self("closed") }
+    /// No barrier answer within the time limit.
+    public static var hung: Self { Self("hung") }
+    /// The plugin could not be started or written to.
+    public static var io: Self { Self("io") }
 }

@@ -128,20 +128,6 @@ struct InProcessConnectionTests {
         }
     }
 
-    @Test func theRealClockWakesTheEngineOnATimer() async throws {
-        // 1000 virtual seconds per real second: the 28 s safety timer fires after about 28 ms,
-        // with nothing sent in between: only the transport's timer can wake the engine.
-        let client = BackgroundServiceClient(connection: try connect(["--clock", "real", "--time-scale", "1000"]))
-        defer { client.connection.close() }
-        try await client.startKeepalive(StartKeepaliveConfig())
-        let wait = client.armWaitForCancel(timeout: .seconds(20))
-        let launch = try await client.os.launch("com.example.app.bg-refresh")
-        #expect(try await wait.signal() == .resolved)
-        let state = try await client.os.state()
-        #expect(state.counters.completed == 1 && state.activeTask == nil)
-        #expect(state.now >= launch.at.adding(seconds: 28))
-    }
-
     @Test func aDirectConnectionDrivesTheEngineFromItsCaller() throws {
         let direct = try DirectConnection.inProcess()
         #expect(direct.pid == nil)

@@ -16,26 +16,7 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The kinds of ``ServiceError``.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Value: Sendable, Hashable { case alreadyRunning, notRunning, keepaliveFailed }
-        private let value: Value
-        private init(_ value: Value) { self.value = value }
-
-        /// `start` while a service runs.
-        public static let alreadyRunning = Code(.alreadyRunning)
-        /// `stop` while nothing runs.
-        public static let notRunning = Code(.notRunning)
-        /// `startKeepalive` failed; the start was rolled back.
-        public static let keepaliveFailed = Code(.keepaliveFailed)
-
-        public var description: String {
-            switch value {
-            case .alreadyRunning: "alreadyRunning"
-            case .notRunning: "notRunning"
-            case .keepaliveFailed: "keepaliveFailed"
-            }
-        }
-    }
+    public typealias Code = FailureCode<ServiceError>
 
     private let backing: Backing
 
@@ -69,4 +50,13 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .keepaliveFailed(let e): "startKeepalive failed: \(e.description)"
         }
     }
+}
+
+extension FailureCode where Failure == ServiceError {
+    /// `start` while a service runs.
+    public static var alreadyRunning: Self { Self("alreadyRunning") }
+    /// `stop` while nothing runs.
+    public static var notRunning: Self { Self("notRunning") }
+    /// `startKeepalive` failed; the start was rolled back.
+    public static var keepaliveFailed: Self { Self("keepaliveFailed") }
 }

@@ -12,23 +12,7 @@ extension SystemSimulation {
         }
 
         /// The kinds of ``SimulationError``.
-        public struct Code: Sendable, Hashable, CustomStringConvertible {
-            private enum Value: Sendable, Hashable { case hung, host }
-            private let value: Value
-            private init(_ value: Value) { self.value = value }
-
-            /// The plugin left requests unanswered beyond the answer timeout.
-            public static let hung = Code(.hung)
-            /// A call failed.
-            public static let host = Code(.host)
-
-            public var description: String {
-                switch value {
-                case .hung: "hung"
-                case .host: "host"
-                }
-            }
-        }
+        public typealias Code = FailureCode<SimulationError>
 
         private let backing: Backing
 
@@ -64,4 +48,11 @@ extension SystemSimulation {
             }
         }
     }
+}
+
+extension FailureCode where Failure == SystemSimulation.SimulationError {
+    /// The plugin left requests unanswered beyond the answer timeout.
+    public static var hung: Self { Self("hung") }
+    /// A call failed.
+    public static var host: Self { Self("host") }
 }
