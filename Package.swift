@@ -70,12 +70,14 @@ let package = Package(
             name: "PluginHostTests",
             // PluginSoak for `FaultLatency` and `SoakMemory` (the process-fault tests).
             dependencies: [
-                "PluginHost", "PluginInProcess", "HostProtocol", "PluginSoak", "HostTestSupport", "background-service-plugin",
+                "PluginHost", "PluginInProcess", "HostProtocol", "PluginSoak", "HostTestSupport",
+                "background-service-plugin",
             ]
         ),
         .testTarget(name: "PluginConformanceTests", dependencies: ["PluginConformance", "PluginHost"] + runsPluginHost),
         .testTarget(
-            name: "PluginFuzzingTests", dependencies: ["PluginFuzzing", "PluginHost", "PluginInProcess"] + runsPluginHost),
+            name: "PluginFuzzingTests",
+            dependencies: ["PluginFuzzing", "PluginHost", "PluginInProcess"] + runsPluginHost),
         .testTarget(name: "PluginSoakTests", dependencies: ["PluginSoak", "PluginHost"] + runsPluginHost),
         .testTarget(name: "HostCLITests", dependencies: runsPluginHost),
     ],

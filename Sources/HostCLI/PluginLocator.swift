@@ -35,7 +35,9 @@ public enum PluginLocator {
     }
 
     /// How to start `plugin` (a path from ``resolve(_:)``) with these arguments.
-    public static func launcher(_ plugin: String, arguments: [String], stderrPrefix: String = "[plugin] ") -> PluginLauncher {
+    public static func launcher(
+        _ plugin: String, arguments: [String], stderrPrefix: String = "[plugin] "
+    ) -> PluginLauncher {
         plugin == builtin
             ? .inProcess(arguments: arguments, stderrPrefix: stderrPrefix)
             : PluginLauncher(executable: plugin, arguments: arguments, stderrPrefix: stderrPrefix)

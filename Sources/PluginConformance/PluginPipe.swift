@@ -29,12 +29,14 @@ final class PluginPipe: Sendable {
 
     /// Starts `executable` with `arguments`; `environment` is added to the host's own.
     init(executable: String, arguments: [String], environment: [String: String]) throws(HostError) {
-        let launcher = PluginLauncher(executable: executable, arguments: arguments, environment: environment, stderrPrefix: "")
+        let launcher = PluginLauncher(
+            executable: executable, arguments: arguments, environment: environment, stderrPrefix: "")
         let received = self.received
         transport = try launcher.start(stderrLine: { line in
             received.state.withLock { s in
                 s.stderrTail.append(contentsOf: Array(line.utf8) + [0x0A])
-                if s.stderrTail.count > Self.stderrLimit { s.stderrTail.removeFirst(s.stderrTail.count - Self.stderrLimit) }
+                let excess = s.stderrTail.count - Self.stderrLimit
+                if excess > 0 { s.stderrTail.removeFirst(excess) }
             }
         })
         TransportReading.bytes(

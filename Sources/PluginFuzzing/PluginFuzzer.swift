@@ -23,7 +23,10 @@ public final class PluginFuzzer: Sendable {
         /// Stop once this many distinct findings are known (nil: never).
         public var stopAfterFindings: Int?
 
-        public init(plugin: PluginLauncher, profile: Profile, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int, jobs: Int, stopAfterFindings: Int? = nil) {
+        public init(
+            plugin: PluginLauncher, profile: Profile, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int,
+            jobs: Int, stopAfterFindings: Int? = nil
+        ) {
             self.stopAfterFindings = stopAfterFindings
             self.plugin = plugin
             self.profile = profile
@@ -73,7 +76,10 @@ public final class PluginFuzzer: Sendable {
 
     /// Shrinks a failing sequence against `driver` (restarting it whenever a
     /// candidate leaves the plugin in an unknown state) and describes the result.
-    package static func shrink(_ steps: [FuzzStep], signature: String, caseSeed: UInt64, profile: Profile, plugin options: PluginLauncher, driver: PluginDriver, resetID: Int) -> (finding: Finding, driver: PluginDriver, resetID: Int) {
+    package static func shrink(
+        _ steps: [FuzzStep], signature: String, caseSeed: UInt64, profile: Profile, plugin options: PluginLauncher,
+        driver: PluginDriver, resetID: Int
+    ) -> (finding: Finding, driver: PluginDriver, resetID: Int) {
         let box = DriverHolder(driver)
         var counter = resetID
         var shrinker = Shrinker(budget: 1500) { candidate in

@@ -32,7 +32,9 @@ extension PluginConnection {
 
 extension DirectConnection {
     /// A caller-driven connection to the plugin's engine in this process, in one call.
-    public static func inProcess(arguments: [String] = [], environment: [String: String] = [:]) throws(HostError) -> DirectConnection {
+    public static func inProcess(
+        arguments: [String] = [], environment: [String: String] = [:]
+    ) throws(HostError) -> DirectConnection {
         try DirectConnection(launcher: .inProcess(arguments: arguments, environment: environment))
     }
 }

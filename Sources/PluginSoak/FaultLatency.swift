@@ -234,7 +234,8 @@ package enum FaultLatency {
         // Measured from a started plugin (its stdin reader waiting), not from the spawn.
         _ = waitUntilIdle(child.pid)
         // The reader goes away: the plugin's next write to stdout fails.
-        let pipeName = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(child.outputDescriptor)")) ?? "?"
+        let link = "/proc/self/fd/\(child.outputDescriptor)"
+        let pipeName = (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) ?? "?"
         child.closeOutput()
         let request = Array(#"{"jsonrpc":"2.0","id":1,"method":"plugin/state"}"#.utf8) + [0x0A]
         let start = ContinuousClock.now

@@ -16,7 +16,8 @@ struct BuiltinPluginTests {
         let arguments = ["--profile", "seed", "--clock", "virtual"]
         func fuzz(_ plugin: PluginLauncher) -> SystemFuzzer {
             SystemFuzzer(
-                configuration: .init(plugin: plugin, behaviour: .seed, seed: 5, runs: 60, seconds: 600, maxSteps: 25, jobs: 1),
+                configuration: .init(
+                    plugin: plugin, behaviour: .seed, seed: 5, runs: 60, seconds: 600, maxSteps: 25, jobs: 1),
                 progress: FuzzProgress(quiet: true))
         }
         let builtin = fuzz(.inProcess(arguments: arguments, stderrPrefix: ""))
@@ -30,18 +31,22 @@ struct BuiltinPluginTests {
     }
 
     @Test func pluginLevelTracesReplayAgainstTheBinary() async throws {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-builtin-\(UUID().uuidString)").path
+        let out = FileManager.default.temporaryDirectory
+            .appendingPathComponent("fuzz-builtin-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: out) }
         let env = ["BSP_FAULT": "resolve-instead-of-reject"]
         let r = try await runHost(
-            ["fuzz", "--plugin", "builtin", "--level", "plugin", "--seed", "11", "--runs", "300", "--out", out], env: env)
+            ["fuzz", "--plugin", "builtin", "--level", "plugin", "--seed", "11", "--runs", "300", "--out", out],
+            env: env)
         #expect(r.status == 1, "\(r.stdout) \(r.stderr)")
         #expect(r.stderr.contains("plugin builtin"))
-        let trace = try #require(try FileManager.default.contentsOfDirectory(atPath: out).first { $0.hasSuffix(".jsonl") })
+        let written = try FileManager.default.contentsOfDirectory(atPath: out)
+        let trace = try #require(written.first { $0.hasSuffix(".jsonl") })
         let path = (out as NSString).appendingPathComponent(trace)
         let replayed = try await runHost(["replay", path, "--plugin", Binaries.plugin], env: env)
         #expect(replayed.status == 0 && replayed.stdout.contains("identical"), "\(replayed.stdout)")
-        let strict = try await runHost(["fuzz", "--plugin", "builtin", "--profile", "strict", "--seed", "3", "--runs", "200"])
+        let strict = try await runHost(
+            ["fuzz", "--plugin", "builtin", "--profile", "strict", "--seed", "3", "--runs", "200"])
         #expect(strict.status == 0 && strict.stdout.contains("no findings"), "\(strict.stdout)")
     }
 }

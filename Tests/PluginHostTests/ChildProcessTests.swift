@@ -15,7 +15,8 @@ struct ChildProcessTests {
     /// The descriptors the child sees, listed by a shell that only echoes.
     static func childDescriptors() throws -> [String] {
         let child = try PluginProcess(
-            options: .init(executable: "/bin/sh", arguments: ["-c", "cd /proc/self/fd && echo *"]), stderrLine: { _ in })
+            options: .init(executable: "/bin/sh", arguments: ["-c", "cd /proc/self/fd && echo *"]),
+            stderrLine: { _ in })
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

@@ -9,7 +9,9 @@ import Testing
 /// plugin's engine, in this process, through the same seam as a process.
 @Suite("PluginConnection in process")
 struct InProcessConnectionTests {
-    func connect(_ arguments: [String] = [], tap: (@Sendable (ConnectionEvent) -> Void)? = nil) throws -> PluginConnection {
+    func connect(
+        _ arguments: [String] = [], tap: (@Sendable (ConnectionEvent) -> Void)? = nil
+    ) throws -> PluginConnection {
         try PluginConnection.inProcess(arguments: arguments, options: .init(tap: tap, stderrLine: { _ in }))
     }
 
@@ -66,7 +68,8 @@ struct InProcessConnectionTests {
         // A second wait is rejected when the listener is cancelled.
         let second = client.armWaitForCancel(timeout: .seconds(20))
         try await client.cancelCancelListener()
-        #expect(try await second.signal() == .rejected(reason: .listenerCancelled, message: "invoke rejected: listenerCancelled"))
+        let rejected = CancelSignal.rejected(reason: .listenerCancelled, message: "invoke rejected: listenerCancelled")
+        #expect(try await second.signal() == rejected)
         connection.close()
     }
 
@@ -113,7 +116,9 @@ struct InProcessConnectionTests {
         let connection = try PluginConnection.inProcess(
             environment: ["BSP_FAULT": "exit-mid-frame-on-state"],
             options: .init(tap: { if case .protocolError(let why) = $0 { protocolErrors.update { $0.append(why) } } }))
-        await #expect(throws: HostError.pluginExited(.exited(3))) { _ = try await connection.call(method: "plugin/state", params: nil) }
+        await #expect(throws: HostError.pluginExited(.exited(3))) {
+            _ = try await connection.call(method: "plugin/state", params: nil)
+        }
         #expect(protocolErrors.get.contains { $0.contains("ended in the middle of a frame") })
         connection.close()
     }

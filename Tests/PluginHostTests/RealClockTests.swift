@@ -14,7 +14,8 @@ struct RealClockTests {
     func safetyTimerFiresOnTheRealClock(inProcess: Bool) async throws {
         // 1000 virtual seconds per real second: the 28 s safety timer fires after about 28 ms.
         let arguments = ["--clock", "real", "--time-scale", "1000", "--events"]
-        let launcher = inProcess ? .inProcess(arguments: arguments) : PluginLauncher(executable: Binaries.plugin, arguments: arguments)
+        let binary = PluginLauncher(executable: Binaries.plugin, arguments: arguments)
+        let launcher = inProcess ? .inProcess(arguments: arguments) : binary
         let client = BackgroundServiceClient(
             connection: try PluginConnection(launcher: launcher, options: .init(stderrLine: { _ in })))
         defer { client.connection.close() }

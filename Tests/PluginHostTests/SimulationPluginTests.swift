@@ -34,7 +34,8 @@ struct SimulationPluginTests {
             defer { sim.close() }
             return try Self.play(sim)
         }
-        #expect(fresh.contains("#2 startKeepalive") && fresh.contains("#12 waitForCancel"), "ids from 1 (#1 is initialize)")
+        #expect(
+            fresh.contains("#2 startKeepalive") && fresh.contains("#12 waitForCancel"), "ids from 1 (#1 is initialize)")
         for reused in [launcher, .inProcess(arguments: Self.arguments)] {
             let runs = try await onThread { () throws -> [String] in
                 let plugin = try SimulationPlugin(launcher: reused)
@@ -60,7 +61,9 @@ struct SimulationPluginTests {
             #expect(plugin.client.connection.pendingCount == 0, "the listener's call was given up on")
             #expect(sim.executor.queuedCount == 0, "every host task has run to its end")
             // Calls fail until the next simulation takes the plugin over.
-            #expect(throws: HostError.closed) { _ = try plugin.client.connection.callBlocking(method: "plugin/state", params: nil) }
+            #expect(throws: HostError.closed) {
+                _ = try plugin.client.connection.callBlocking(method: "plugin/state", params: nil)
+            }
             let next = try SystemSimulation(options: Self.options(.inProcess()), plugin: plugin)
             defer { next.detach() }
             let state = try next.pluginState()

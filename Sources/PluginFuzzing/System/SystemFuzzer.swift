@@ -17,7 +17,10 @@ public final class SystemFuzzer: Sendable {
         public var maxSteps: Int
         public var jobs: Int
 
-        public init(plugin: PluginLauncher, behaviour: HostBehaviour, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int, jobs: Int) {
+        public init(
+            plugin: PluginLauncher, behaviour: HostBehaviour, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int,
+            jobs: Int
+        ) {
             self.plugin = plugin
             self.behaviour = behaviour
             self.seed = seed

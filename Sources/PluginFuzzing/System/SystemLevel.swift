@@ -35,7 +35,9 @@ struct SystemLevel: FuzzLevel {
     func close(_ runner: SystemCaseRunner) { runner.close() }
 
     /// Delta debugging over the actions, then simpler times and services.
-    func shrink(_ original: SystemCase, signature: String, caseSeed seed: UInt64, on runner: inout SystemCaseRunner) -> SystemFuzzer.Finding {
+    func shrink(
+        _ original: SystemCase, signature: String, caseSeed seed: UInt64, on runner: inout SystemCaseRunner
+    ) -> SystemFuzzer.Finding {
         let behaviour = configuration.behaviour
         var attempts = 0
         var current = original
@@ -59,7 +61,8 @@ struct SystemLevel: FuzzLevel {
         // Simpler times: each advance halved, or made a whole number of seconds, while it still fails.
         for i in current.actions.indices {
             guard case .advance(let t) = current.actions[i] else { continue }
-            for simpler in [VirtualTime(nanoseconds: t.nanoseconds / 2), VirtualTime(seconds: (t.seconds).rounded(.down))!] where simpler != t && simpler.nanoseconds > 0 {
+            let simpler = [VirtualTime(nanoseconds: t.nanoseconds / 2), VirtualTime(seconds: t.seconds.rounded(.down))!]
+            for simpler in simpler where simpler != t && simpler.nanoseconds > 0 {
                 var candidate = current
                 candidate.actions[i] = .advance(simpler)
                 if attempts < 600, fails(candidate) {
@@ -88,6 +91,8 @@ struct SystemLevel: FuzzLevel {
         }
         let outcome = current.run(on: runner, behaviour: behaviour, stopAt: signature)
         if outcome.error != nil { runner.restart() }
-        return SystemFuzzer.Finding(signature: signature, caseSeed: seed, originalSteps: original.actions.count, systemCase: current, outcome: outcome, shrinkAttempts: attempts)
+        return SystemFuzzer.Finding(
+            signature: signature, caseSeed: seed, originalSteps: original.actions.count, systemCase: current,
+            outcome: outcome, shrinkAttempts: attempts)
     }
 }

@@ -90,7 +90,8 @@ public final class PluginConnection: Sendable {
             onFramingError: { [weak self] error in self?.protocolError("unreadable frame: \(error.description)") },
             onEnd: { [weak self, options] status, leftover in
                 if leftover > 0 {
-                    options.tap?(.protocolError("the plugin's output ended in the middle of a frame (\(leftover) bytes)"))
+                    let why = "the plugin's output ended in the middle of a frame (\(leftover) bytes)"
+                    options.tap?(.protocolError(why))
                 }
                 self?.outputEnded(status)
                 done.signal()

@@ -36,13 +36,16 @@ extension PluginProcess {
         }
     }
 
-    private static func spawnLocked(path: String, arguments: [String], environment: [String: String]) throws(HostError) -> Spawned {
+    private static func spawnLocked(
+        path: String, arguments: [String], environment: [String: String]
+    ) throws(HostError) -> Spawned {
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
         var errFromChild: [Int32] = [-1, -1]
         // Close-on-exec from birth, so that no spawn on another thread (ours or
         // Foundation's `Process`) inherits them.
-        guard Libc.closeOnExecPipe(&toChild), Libc.closeOnExecPipe(&fromChild), Libc.closeOnExecPipe(&errFromChild) else {
+        guard Libc.closeOnExecPipe(&toChild), Libc.closeOnExecPipe(&fromChild), Libc.closeOnExecPipe(&errFromChild)
+        else {
             let why = String(cString: strerror(errno))
             for fd in toChild + fromChild + errFromChild where fd >= 0 { Glibc.close(fd) }
             throw .launchFailed("cannot create pipes: \(why)")

@@ -81,7 +81,8 @@ public final class PluginProcess: PluginTransport {
         }
         var environment = ProcessInfo.processInfo.environment
         for (k, v) in options.environment { environment[k] = v }
-        let pipes = try PluginProcess.spawn(path: options.executable, arguments: options.arguments, environment: environment)
+        let pipes = try PluginProcess.spawn(
+            path: options.executable, arguments: options.arguments, environment: environment)
         self.options = options
         pid = pipes.pid
         input = Mutex(pipes.stdin)

@@ -43,7 +43,11 @@ public final class SystemSimulation: @unchecked Sendable {
         public var refreshBudget: VirtualTime?
 
         /// Creates options.
-        public init(plugin: PluginLauncher, behaviour: HostBehaviour = .seed, serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10), scheduleSeed: UInt64? = nil, refreshBudget: VirtualTime? = nil) {
+        public init(
+            plugin: PluginLauncher, behaviour: HostBehaviour = .seed,
+            serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10),
+            scheduleSeed: UInt64? = nil, refreshBudget: VirtualTime? = nil
+        ) {
             self.refreshBudget = refreshBudget
             self.plugin = plugin
             self.behaviour = behaviour

@@ -17,7 +17,8 @@ public final class FrameReader {
     /// Reads `transport` with its framing and frame limit.
     public init(_ transport: any PluginTransport) {
         self.transport = transport
-        decoder = FrameDecoder(mode: transport.framing == .ndjson ? .ndjson : .lsp, maxFrameBytes: transport.maxFrameBytes)
+        decoder = FrameDecoder(
+            mode: transport.framing == .ndjson ? .ndjson : .lsp, maxFrameBytes: transport.maxFrameBytes)
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
     }
 
