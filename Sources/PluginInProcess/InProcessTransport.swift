@@ -27,6 +27,8 @@ public final class InProcessTransport: PluginTransport {
     public let maxFrameBytes = 16 << 20
     private let engine: Mutex<PluginEngine>
     let output = Outbox()
+    /// The engine's log lines, passed on once its lock is released (no host code runs under it).
+    private let log: LogRelay
     private let echo: Bool
     private let clock: WakeUpTimer?
 
@@ -59,14 +61,18 @@ public final class InProcessTransport: PluginTransport {
     public init(options: PluginOptions, stderrLine: @escaping @Sendable (String) -> Void) throws(HostError) {
         framing = options.framing == .lsp ? .lsp : .ndjson
         echo = options.echo
+        let log = LogRelay(stderrLine)
         let made: PluginEngine
         do {
             made = try PluginEngine(
                 options: options, monotonicNanoseconds: { DispatchTime.now().uptimeNanoseconds },
-                log: { stderrLine("background-service-plugin: " + Stderr.oneLine($0)) })
+                log: { log.add("background-service-plugin: " + Stderr.oneLine($0)) })
         } catch {
+            log.flush()
             throw .launchFailed(error.description)
         }
+        log.flush()
+        self.log = log
         engine = Mutex(made)
         clock = options.clock == .real && !options.echo ? WakeUpTimer() : nil
         clock?.start { [weak self] in try? self?.step { $0.wakeUp() } }
@@ -110,6 +116,7 @@ public final class InProcessTransport: PluginTransport {
     /// wrote to the output (so that output keeps the engine's order), ends the output
     /// when the engine has finished, and re-arms the real clock's wake-up.
     private func step(_ work: (PluginEngine) -> Void) throws(HostError) {
+        defer { log.flush() }
         try engine.withLock { engine throws(HostError) in
             if let status = output.status { throw .pluginExited(status) }
             work(engine)
@@ -125,5 +132,23 @@ public final class InProcessTransport: PluginTransport {
                 clock?.arm(afterNanoseconds: engine.nextWakeupDelay)
             }
         }
+    }
+}
+
+/// Log lines the engine wrote under its lock, passed to the sink after it.
+final class LogRelay: Sendable {
+    private let lines = Mutex<[String]>([])
+    private let sink: @Sendable (String) -> Void
+
+    init(_ sink: @escaping @Sendable (String) -> Void) { self.sink = sink }
+
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+
+    func flush() {
+        let taken = lines.withLock { lines in
+            defer { lines.removeAll() }
+            return lines
+        }
+        for line in taken { sink(line) }
     }
 }

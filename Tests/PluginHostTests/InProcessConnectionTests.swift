@@ -133,6 +133,17 @@ struct InProcessConnectionTests {
         }
     }
 
+    @Test func theEnginesLogIsForwardedAsStderrLines() async throws {
+        let lines = Box<[String]>([])
+        let connection = try PluginConnection(
+            launcher: .inProcess(stderrPrefix: "[p] "),
+            options: .init(stderrLine: { line in lines.update { $0.append(line) } }))
+        _ = try? await connection.call(method: "no/such/method", params: nil)
+        // Passed on before the request's send returned: no host code runs under the engine's lock.
+        #expect(lines.get == [#"[p] background-service-plugin: unknown method "no/such/method""#])
+        connection.close()
+    }
+
     @Test func aDirectConnectionDrivesTheEngineFromItsCaller() throws {
         let direct = try DirectConnection.inProcess()
         #expect(direct.pid == nil)
