@@ -49,6 +49,18 @@ public protocol FuzzFinding: Sendable {
     func trace(profile: Profile, seed: UInt64, pluginArguments: [String]) -> TraceFile
 }
 
+/// The run's seed, when to stop, and how many jobs.
+struct FuzzLimits: Sendable {
+    var seed: UInt64
+    /// Stop after this many cases (nil: use `seconds`).
+    var runs: Int?
+    /// Stop after this many seconds of wall time.
+    var seconds: Double
+    var jobs: Int
+    /// Stop once this many distinct findings are known (nil: never).
+    var stopAfterFindings: Int? = nil
+}
+
 /// The fuzzing loop both levels share: jobs on threads of their own, each with one
 /// plugin for all its cases; cases claimed in order until the run or time limit (or
 /// enough findings); progress; every new signature shrunk once, the first kept.
@@ -56,18 +68,6 @@ public protocol FuzzFinding: Sendable {
 /// Case `i` is drawn from a seed that depends only on the run's seed and `i`, so a
 /// seed gives the same cases, and (with one job) the same findings and traces.
 final class FuzzLoop<Level: FuzzLevel>: Sendable {
-    /// When to stop, and how many jobs.
-    struct Limits: Sendable {
-        var seed: UInt64
-        /// Stop after this many cases (nil: use `seconds`).
-        var runs: Int?
-        /// Stop after this many seconds of wall time.
-        var seconds: Double
-        var jobs: Int
-        /// Stop once this many distinct findings are known (nil: never).
-        var stopAfterFindings: Int?
-    }
-
     private struct State {
         var cases = 0
         var steps = 0
@@ -75,11 +75,11 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
     }
 
     let level: Level
-    let limits: Limits
+    let limits: FuzzLimits
     let progress: FuzzProgress
     private let state = Mutex(State())
 
-    init(level: Level, limits: Limits, progress: FuzzProgress) {
+    init(level: Level, limits: FuzzLimits, progress: FuzzProgress) {
         self.level = level
         self.limits = limits
         self.progress = progress

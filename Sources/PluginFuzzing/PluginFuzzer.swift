@@ -54,12 +54,10 @@ public final class PluginFuzzer: Sendable {
     /// Creates a fuzzer.
     public init(configuration: Configuration, progress: FuzzProgress) {
         self.configuration = configuration
-        loop = FuzzLoop(
-            level: PluginLevel(configuration: configuration),
-            limits: .init(
-                seed: configuration.seed, runs: configuration.runs, seconds: configuration.seconds,
-                jobs: configuration.jobs, stopAfterFindings: configuration.stopAfterFindings),
-            progress: progress)
+        let c = configuration
+        let limits = FuzzLimits(
+            seed: c.seed, runs: c.runs, seconds: c.seconds, jobs: c.jobs, stopAfterFindings: c.stopAfterFindings)
+        loop = FuzzLoop(level: PluginLevel(configuration: c), limits: limits, progress: progress)
     }
 
     /// Runs all jobs to the end; returns the findings, one per signature.

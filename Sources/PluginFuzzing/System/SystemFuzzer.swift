@@ -46,12 +46,9 @@ public final class SystemFuzzer: Sendable {
 
     public init(configuration: Configuration, progress: FuzzProgress) {
         self.configuration = configuration
-        loop = FuzzLoop(
-            level: SystemLevel(configuration: configuration),
-            limits: .init(
-                seed: configuration.seed, runs: configuration.runs, seconds: configuration.seconds,
-                jobs: configuration.jobs),
-            progress: progress)
+        let c = configuration
+        let limits = FuzzLimits(seed: c.seed, runs: c.runs, seconds: c.seconds, jobs: c.jobs)
+        loop = FuzzLoop(level: SystemLevel(configuration: c), limits: limits, progress: progress)
     }
 
     /// Cases and steps run so far.
