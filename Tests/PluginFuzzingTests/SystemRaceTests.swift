@@ -10,7 +10,7 @@ import Testing
 /// the invariants, shrinking keeps the orders that matter, traces replay them.
 @Suite("System fuzzing: races and threads")
 struct SystemRaceTests {
-    let plugin = PluginProcess.Options(executable: Binaries.plugin, arguments: ["--profile", "seed"], stderrPrefix: "")
+    let plugin = PluginLauncher(executable: Binaries.plugin, arguments: ["--profile", "seed"], stderrPrefix: "")
 
     func scenario(_ runs: [Double], races: RacePlan, threads: Int = BlockingPool.tokioDefault) -> SystemScenario {
         SystemScenario(
@@ -52,10 +52,9 @@ struct SystemRaceTests {
     }
 
     @Test func shrinkingKeepsTheRaceThatMattersAndTracesReplayIt() async throws {
-        let fuzzer = SystemFuzzer(
+        let level = SystemLevel(
             configuration: .init(
-                plugin: plugin, behaviour: .seed, seed: 1, runs: 1, seconds: 60, maxSteps: 10, jobs: 1),
-            progress: FuzzProgress(quiet: true))
+                plugin: plugin, behaviour: .seed, seed: 1, runs: 1, seconds: 60, maxSteps: 10, jobs: 1))
         let signature = "D1: a blocking thread waits on a waitForCancel the plugin no longer holds"
         let finding = try await onThread {
             // Noise around the two starts that matter; the races drawn from a seed.
@@ -64,7 +63,9 @@ struct SystemRaceTests {
                                    threads: 3),
                 actions: [.advance(VirtualTime(seconds: 5)!), .start, .conditions(.init(externalPower: true)),
                           .advance(VirtualTime(seconds: 7)!), .start, .advance(VirtualTime(seconds: 9)!)])
-            return fuzzer.shrink(noisy, signature: signature, seed: 1)
+            var runner = level.makeRunner()
+            defer { level.close(runner) }
+            return level.shrink(noisy, signature: signature, caseSeed: 1, on: &runner)
         }
         #expect(finding.systemCase.actions == [.start, .start])
         // Only run 1's completion-first is needed; pools smaller than tokio's are not.

@@ -118,11 +118,12 @@ struct ServiceManagerTests {
             let recorded = Box<[Bool]>([])
             // The actor's own Start, after a SetOnComplete of the test's choosing.
             try sim.host { await $0.setOnComplete { success in recorded.update { $0.append(success) } } }
-            guard case .keepaliveFailed(let error)? = try sim.startCommand() else {
+            let failure = try sim.startCommand()
+            guard failure?.code == .keepaliveFailed, let error = failure?.hostError else {
                 Issue.record("start did not fail with keepaliveFailed")
                 return
             }
-            #expect(error.code == .internalError)
+            #expect(error.rpcCode == .internalError)
             // Rolled back to idle; the last error was cleared by the start and stays cleared.
             #expect(try sim.status() == ServiceStatus(state: .idle, lastError: nil, generation: 1, isRunning: false))
             #expect(sim.serviceEvents.contains(.rolledBack(generation: 1)))

@@ -12,21 +12,22 @@ import PluginHost
 /// a smaller pool can need fewer steps.
 ///
 /// ```swift
-/// let (shrunk, outcome, runs) = SystemShrinker(plugin: p, behaviour: .seed, signature: s).shrink(found)
+/// let (shrunk, outcome, runs) = SystemShrinker(signature: s).shrink(found) { $0.run(plugin: p, behaviour: .seed) }
 /// ```
 struct SystemShrinker {
-    let plugin: PluginProcess.Options
-    let behaviour: HostBehaviour
     let signature: String
     /// At most this many runs of the case.
     var budget = 600
 
-    /// The shrunk case (its races frozen), its outcome, and how many runs it took.
-    func shrink(_ original: SystemCase) -> (SystemCase, SystemCase.Outcome, Int) {
+    /// The shrunk case (its races frozen), its outcome, and how many runs it took;
+    /// `play` runs a candidate (stopping at the signature, if it likes).
+    func shrink(
+        _ original: SystemCase, play: (SystemCase) -> SystemCase.Outcome
+    ) -> (SystemCase, SystemCase.Outcome, Int) {
         var attempts = 0
         func run(_ c: SystemCase) -> SystemCase.Outcome {
             attempts += 1
-            return c.run(plugin: plugin, behaviour: behaviour, stopAt: signature)
+            return play(c)
         }
         func fails(_ c: SystemCase) -> Bool { attempts < budget && run(c).first(signature) != nil }
         var current = original

@@ -59,10 +59,10 @@ extension ServiceManager {
 
     static func describe(_ result: Result<JSONValue, HostError>) -> String {
         switch result {
-        case .success: "resolved"
-        case .failure(.rejected(let reason?, _)): "rejected (\(reason.rawValue))"
-        case .failure(.rejected(nil, let message)): "rejected (\(message))"
-        case .failure(let e): "failed: \(e)"
+        case .success: return "resolved"
+        case .failure(let e) where e.code == .rejected:
+            return "rejected (\(e.rejectReason?.rawValue ?? e.rpcMessage ?? ""))"
+        case .failure(let e): return "failed: \(e)"
         }
     }
 
