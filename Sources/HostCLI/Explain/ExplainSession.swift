@@ -116,12 +116,12 @@ final class ExplainSession: Sendable {
 
     /// `os/explain` for one identifier.
     func explain(_ identifier: String) throws(Failure) -> LaunchExplanation {
+        guard info.os == .ios else {
+            throw Failure(description: "the plugin is not under --os ios (the default here), so it has no os/explain")
+        }
         do {
             return try connection.callBlocking(OSExplain.self, .init(identifier: identifier), timeout: answerTimeout)
         } catch {
-            if error.code == .methodNotFound {
-                throw Failure(description: "the plugin has no os/explain: run it with --os ios (the default here)")
-            }
             throw Failure(description: "os/explain: \(error)")
         }
     }
