@@ -48,9 +48,16 @@ extension SystemSimulation {
 
     /// A raw request (any method, any params).
     public func callRaw(method: String, params: JSONValue?, origin: Origin) throws(SimulationError) -> JSONValue {
+        try callRaw(method: method, params: params, origin: origin, settle: true)
+    }
+
+    /// A raw request; with `settle` false the host does not run after the answer (the caller runs it).
+    func callRaw(method: String, params: JSONValue?, origin: Origin, settle: Bool) throws(SimulationError)
+        -> JSONValue
+    {
         shared.withLock { $0.origin = origin }
         let outcome = Result { () throws(HostError) in
-            try client.connection.callBlocking(method: method, params: params, timeout: options.answerTimeout)
+            try baseClient.connection.callBlocking(method: method, params: params, timeout: options.answerTimeout)
         }
         shared.withLock { $0.origin = .rust }
         let result: JSONValue
@@ -61,7 +68,7 @@ extension SystemSimulation {
             throw .host(error)
         }
         if method == OSAdvanceTime.name, let now = try? OSAdvanceTime.Result(json: result).now { pluginNow = now }
-        try runUntilIdle()
+        if settle { try runUntilIdle() }
         return result
     }
 

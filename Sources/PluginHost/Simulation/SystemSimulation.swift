@@ -38,12 +38,24 @@ public final class SystemSimulation: @unchecked Sendable {
         /// The order host jobs run in: nil for oldest first, else drawn from this seed.
         public var scheduleSeed: UInt64?
         /// When set, the emulated OS expires an app-refresh task this long after its
-        /// launch if it is still running, as iOS does (about 30 s).
+        /// launch if it is still running, as iOS does (about 30 s). Ignored under
+        /// `--os ios`, whose OS keeps its own budgets.
         public var refreshBudget: VirtualTime?
+        /// Under `--os ios`: whether the app's own code starts the service at every
+        /// launch of the app (with this config), or not (nil, the default: the plugin's
+        /// iOS side has no auto-restart, and its users start the service from app code,
+        /// so a new process's service manager stays idle). See docs/host.md.
+        public var appStartsServiceAtLaunch: StartKeepaliveConfig?
 
         /// Creates options.
-        public init(plugin: PluginProcess.Options, behaviour: HostBehaviour = .seed, serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10), scheduleSeed: UInt64? = nil, refreshBudget: VirtualTime? = nil) {
+        public init(
+            plugin: PluginProcess.Options, behaviour: HostBehaviour = .seed,
+            serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10),
+            scheduleSeed: UInt64? = nil, refreshBudget: VirtualTime? = nil,
+            appStartsServiceAtLaunch: StartKeepaliveConfig? = nil
+        ) {
             self.refreshBudget = refreshBudget
+            self.appStartsServiceAtLaunch = appStartsServiceAtLaunch
             self.plugin = plugin
             self.behaviour = behaviour
             self.serviceFactory = serviceFactory
@@ -79,12 +91,26 @@ public final class SystemSimulation: @unchecked Sendable {
         /// The time entries are stamped with: the host clock, or during a plugin
         /// time step the time the step goes to (everything in it happens then).
         var stamp = VirtualTime.zero
+        /// App processes, the first one first; the last is the current one.
+        var processes: [HostAppProcess] = []
+        /// Which process wrote each host call.
+        var callOwner: [RequestID: Int] = [:]
+        var terminations: [AppTermination] = []
+        var relaunches: [AppRelaunch] = []
+        /// A service was running when a process ended and no process has started one since.
+        var serviceMeantToRun = false
     }
 
     public let executor: ManualExecutor
     public let clock = VirtualHostClock()
-    public let client: BackgroundServiceClient
-    public let manager: ServiceManager
+    /// The connection's client, not tied to a process (probes, OS controls).
+    let baseClient: BackgroundServiceClient
+    /// The current app process's client.
+    public var client: BackgroundServiceClient { currentProcess.client }
+    /// The current app process's service manager.
+    public var manager: ServiceManager { currentProcess.manager }
+    /// The current app process.
+    public var currentProcess: HostAppProcess { shared.withLock { $0.processes.last! } }
     /// What the plugin said about itself.
     public private(set) var info: Initialize.Result!
     let shared = Mutex(Shared())
@@ -101,7 +127,7 @@ public final class SystemSimulation: @unchecked Sendable {
         executor = ManualExecutor(scheduleSeed: options.scheduleSeed)
         let relay = TapRelay()
         do {
-            client = try BackgroundServiceClient(
+            baseClient = try BackgroundServiceClient(
                 plugin: options.plugin,
                 options: PluginConnection.Options(
                     tap: { relay.forward($0) }, stderrLine: { relay.forward(.stderr($0)) },
@@ -109,22 +135,12 @@ public final class SystemSimulation: @unchecked Sendable {
         } catch {
             throw .host(error)
         }
-        let clock = self.clock
-        let executor = self.executor
-        let events = Mutex<[ServiceEvent]>([])
-        _ = events
-        let sink = ServiceEventSink()
-        manager = ServiceManager(
-            client: client, factory: options.serviceFactory,
-            configuration: .init(
-                behaviour: options.behaviour, clock: clock, executor: executor,
-                onEvent: { sink.forward($0) }, log: { sink.log($0) }))
         relay.target = { [weak self] in self?.tapped($0) }
         relay.handoffTarget = { [weak self] id, completion in
             if let self { self.arrived(id, completion) } else { completion() }
         }
-        sink.target = { [weak self] in self?.append(.service($0)) }
-        sink.logTarget = { [weak self] in self?.append(.note("log: \($0)")) }
+        let first = makeProcess(number: 1, cause: .user)
+        shared.withLock { $0.processes = [first] }
         info = try call(Initialize.self, .init(events: true), origin: .harness)
     }
 
@@ -159,7 +175,7 @@ public final class SystemSimulation: @unchecked Sendable {
     /// drained, so that no task is left waiting forever.
     @discardableResult
     public func close() -> ExitStatus {
-        let status = client.connection.close(grace: .seconds(2))
+        let status = baseClient.connection.close(grace: .seconds(2))
         clock.cancelAllSleepers()
         for _ in 0..<100_000 {
             let ready: [@Sendable () -> Void] = shared.withLock { s in
