@@ -11,7 +11,7 @@ import HostProtocol
 /// Tauri app starts and creates the plugin's Rust side, and nothing starts the service
 /// unless the app's own code does (``Options/appStartsServiceAtLaunch``).
 extension SystemSimulation {
-    func makeProcess(number: Int, cause: LaunchCause) -> HostAppProcess {
+    func makeProcess(number: Int, cause: LaunchCause, at: VirtualTime = .zero) -> HostAppProcess {
         let lifetime = ProcessLifetime()
         let client = BackgroundServiceClient(connection: baseClient.connection, lifetime: lifetime)
         let sink = ServiceEventSink()
@@ -21,7 +21,7 @@ extension SystemSimulation {
                 behaviour: options.behaviour, clock: ProcessClock(base: clock, group: UInt64(number)),
                 executor: executor, onEvent: { sink.forward($0) }, log: { sink.log($0) }))
         let process = HostAppProcess(
-            number: number, cause: cause, startedAt: clock.now, lifetime: lifetime, client: client, manager: manager)
+            number: number, cause: cause, startedAt: at, lifetime: lifetime, client: client, manager: manager)
         sink.target = { [weak self, weak process] event in
             guard let self, let process else { return }
             process.tracker.withLock { $0.apply(event) }
@@ -94,7 +94,7 @@ extension SystemSimulation {
 
     private func processStarted(_ p: AppLaunchedEvent.Params) {
         let number = shared.withLock { $0.processes.count } + 1
-        let process = makeProcess(number: number, cause: p.cause)
+        let process = makeProcess(number: number, cause: p.cause, at: p.at)
         let meant = shared.withLock { s in
             s.processes.append(process)
             return s.serviceMeantToRun
