@@ -125,6 +125,7 @@ final class BackgroundServicePlugin {
             invoke.resolve()
             pendingCancelInvoke = nil
         }
+        if faults.contains(.expirationLeavesTask) { return }
         // Complete whichever task is active — nil out BEFORE completing
         // to prevent double-completion if completeBgTask races in.
         completeActiveTask(success: false)

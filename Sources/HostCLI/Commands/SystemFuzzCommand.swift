@@ -16,16 +16,17 @@ enum SystemFuzzCommand {
             configuration: .init(
                 plugin: .init(executable: s.plugin, arguments: args, stderrPrefix: "[plugin] "),
                 behaviour: s.profile == .strict ? .strict : .seed, seed: s.seed, runs: s.runs, seconds: s.seconds,
-                maxSteps: s.depth, jobs: s.jobs),
+                maxSteps: s.depth, jobs: s.jobs, os: s.os),
             progress: progress)
         let started = Date()
         let findings = fuzzer.run()
         progress.finish()
         let elapsed = Date().timeIntervalSince(started)
         let totals = fuzzer.totals
-        print("fuzz (system level, profile \(s.profile.rawValue): \(s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"), seed \(s.seed)): \(totals.cases) cases, \(totals.steps) steps in \(String(format: "%.1f", elapsed)) s")
+        let os = s.os == .ios ? ", --os ios" : ""
+        print("fuzz (system level\(os), profile \(s.profile.rawValue): \(s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"), seed \(s.seed)): \(totals.cases) cases, \(totals.steps) steps in \(String(format: "%.1f", elapsed)) s")
         if findings.isEmpty {
-            print("no findings: every invariant of REFERENCE.md part D held after every step")
+            print("no findings: every invariant of REFERENCE.md part D\(s.os == .ios ? " and I1-I3" : "") held after every step")
             return 0
         }
         let byInvariant = Dictionary(grouping: findings) { $0.violation?.invariant.rawValue ?? "run failures" }

@@ -17,8 +17,14 @@ public final class SystemFuzzer: Sendable {
         public var seconds: Double
         public var maxSteps: Int
         public var jobs: Int
+        /// `ios`: each case runs its plugin under `--os ios` with its own seed, and draws from the ios alphabet.
+        public var os: OSMode
 
-        public init(plugin: PluginProcess.Options, behaviour: HostBehaviour, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int, jobs: Int) {
+        public init(
+            plugin: PluginProcess.Options, behaviour: HostBehaviour, seed: UInt64, runs: Int?, seconds: Double,
+            maxSteps: Int, jobs: Int, os: OSMode = .manual
+        ) {
+            self.os = os
             self.plugin = plugin
             self.behaviour = behaviour
             self.seed = seed
@@ -54,8 +60,10 @@ public final class SystemFuzzer: Sendable {
     /// The case a seed stands for.
     public func generateCase(seed: UInt64) -> SystemCase {
         var g = SystemCaseGenerator(seed: seed)
-        let scenario = g.scenario()
-        return SystemCase(scenario: scenario, actions: g.actions(max: configuration.maxSteps))
+        var scenario = g.scenario()
+        let ios = configuration.os == .ios
+        if ios { g.ios(&scenario) }
+        return SystemCase(scenario: scenario, actions: g.actions(max: configuration.maxSteps, ios: ios))
     }
 
     /// Runs every job to its end; returns one finding per signature.
@@ -135,6 +143,12 @@ public final class SystemFuzzer: Sendable {
         if current.scenario.scheduleSeed != nil, attempts < 600 {
             var candidate = current
             candidate.scenario.scheduleSeed = nil
+            if fails(candidate) { current = candidate }
+        }
+        // The app as its users write it: no start at launch.
+        if current.scenario.restartAtLaunch, attempts < 600 {
+            var candidate = current
+            candidate.scenario.restartAtLaunch = false
             if fails(candidate) { current = candidate }
         }
         // The violation may now come earlier: nothing after it matters.

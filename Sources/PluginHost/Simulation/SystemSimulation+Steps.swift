@@ -38,8 +38,23 @@ extension SystemSimulation {
     /// An `os/` control; `-32002`-style refusals come back as `.failure`.
     @discardableResult
     public func os<M: RPCMethod>(_ method: M.Type, _ params: M.Params) throws(SimulationError) -> Result<M.Result, HostError> {
+        switch try os(method: M.name, params: PluginConnection.encode(params)) {
+        case .failure(let e): return .failure(e)
+        case .success(let raw):
+            do {
+                return .success(try PluginConnection.decode(M.self, raw))
+            } catch {
+                throw .host(error)
+            }
+        }
+    }
+
+    /// An `os/` control by name with raw params (members a typed method lacks, such as
+    /// `--os ios`'s conditions); refusals come back as `.failure`.
+    @discardableResult
+    public func os(method: String, params: JSONValue?) throws(SimulationError) -> Result<JSONValue, HostError> {
         do {
-            return .success(try call(method, params, origin: .os))
+            return .success(try callRaw(method: method, params: params, origin: .os))
         } catch {
             if case .host(let e) = error, e.code != nil { return .failure(e) }
             throw error
