@@ -135,7 +135,9 @@ struct IOSDemoCommandTests {
         #expect(diagram.contains("os/appLaunched"))
     }
 
-    @Test(arguments: [["--os", "android"], ["--os-seed", "3"], ["--restart-at-launch"], ["--os", "ios", "--work-seconds", "5"]])
+    @Test(arguments: [
+        ["--os", "android"], ["--os-seed", "3"], ["--restart-at-launch"], ["--os", "ios", "--work-seconds", "5"],
+    ])
     func usageErrors(arguments: [String]) async throws {
         let r = try await runHost(["demo"] + arguments)
         #expect(r.status == 64)

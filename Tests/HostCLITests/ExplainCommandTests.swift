@@ -7,7 +7,8 @@ import Testing
 @Suite("plugin-host explain")
 struct ExplainCommandTests {
     func run(script: String, _ extra: [String] = []) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("explain-\(UUID().uuidString).txt").path
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("explain-\(UUID().uuidString).txt").path
         try script.write(toFile: path, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: path) }
         return try await runHost(["explain", "--script", path] + extra)
@@ -66,7 +67,7 @@ struct ExplainCommandTests {
 
     @Test func clockOnlyFactorsGiveATime() async throws {
         let script = """
-            {"jsonrpc":"2.0","id":1,"method":"os/setPolicy","params":{"refreshDelayMaxSecs":0,"processingDelayMaxSecs":0}}
+            {"jsonrpc":"2.0","id":1,"method":"os/setPolicy","params":{"refreshDelayMaxSecs":0}}
             {"jsonrpc":"2.0","id":2,"method":"startKeepalive"}
             explain com.example.app.bg-refresh
             """
@@ -96,7 +97,9 @@ struct ExplainCommandTests {
         #expect(r.stdout.contains("earliestBeginDate in 900 s"))
     }
 
-    @Test(arguments: [["--bogus"], ["--profile", "nope"], ["--os-seed", "-1"], ["extra"], ["--script", "/nonexistent/x"]])
+    @Test(arguments: [
+        ["--bogus"], ["--profile", "nope"], ["--os-seed", "-1"], ["extra"], ["--script", "/nonexistent/x"],
+    ])
     func usageErrorsExit64(arguments: [String]) async throws {
         let r = try await runHost(["explain"] + arguments)
         #expect(r.status == 64)

@@ -19,7 +19,9 @@ struct IOSSystemFuzzerTests {
         -> SystemScenario
     {
         var s = SystemScenario(
-            runs: [.init(initSeconds: 0, initFails: false, runSeconds: runSeconds, outcome: .success, onCancel: .throwError)],
+            runs: [
+                .init(initSeconds: 0, initFails: false, runSeconds: runSeconds, outcome: .success, onCancel: .throwError)
+            ],
             safetyTimeout: 28, processingSafetyTimeout: 0, listenerTimeout: 14_400, earliestMinutes: 15,
             scheduleSeed: scheduleSeed)
         s.osSeed = 7
@@ -36,7 +38,9 @@ struct IOSSystemFuzzerTests {
     @Test func watchdogKillIsI1() async throws {
         // A run that ends at once leaves the requests pending (the seed host); iOS launches the processing
         // task, expires it at its budget (600 s); the plugin (fault) leaves completion to the host; nobody does it.
-        let c = SystemCase(scenario: Self.scenario(runSeconds: 0), actions: [.start, .launch(.processing), .advance(.init(seconds: 700)!)])
+        let c = SystemCase(
+            scenario: Self.scenario(runSeconds: 0),
+            actions: [.start, .launch(.processing), .advance(.init(seconds: 700)!)])
         let seed = try await onThread { invariants(c, .seed, fault: "expiration-leaves-task") }
         #expect(seed.contains(.i1))
         // The strict host releases the keepalive when the run ends: nothing launches, nothing is killed.
@@ -68,11 +72,13 @@ struct IOSSystemFuzzerTests {
     }
 
     @Test func silentNonResumeIsI3() async throws {
-        let c = SystemCase(scenario: Self.scenario(runSeconds: 3600), actions: [.start, .terminate(.forceQuit), .openApp])
+        let c = SystemCase(
+            scenario: Self.scenario(runSeconds: 3600), actions: [.start, .terminate(.forceQuit), .openApp])
         #expect(try await onThread { invariants(c, .seed) }.contains(.i3))
         // The strict host says why; an app that starts the service at launch resumes it.
         #expect(try await onThread { !invariants(c, .strict).contains(.i3) })
-        let restarting = SystemCase(scenario: Self.scenario(runSeconds: 3600, restartAtLaunch: true), actions: c.actions)
+        let restarting = SystemCase(
+            scenario: Self.scenario(runSeconds: 3600, restartAtLaunch: true), actions: c.actions)
         #expect(try await onThread { !invariants(restarting, .seed).contains(.i3) })
         // A cold start into the background counts too.
         let cold = SystemCase(scenario: Self.scenario(runSeconds: 3600), actions: [
@@ -96,8 +102,10 @@ struct IOSSystemFuzzerTests {
         let found = Set(findings.compactMap { $0.violation?.invariant })
         #expect(found.isSuperset(of: [.i2, .i3]), "\(findings.map(\.signature))")
         for finding in findings where finding.violation?.invariant == .i3 || finding.violation?.invariant == .i2 {
-            #expect(finding.systemCase.actions.count <= 5, "\(finding.signature): \(finding.systemCase.actions.map(\.summary))")
-            let again = finding.systemCase.run(plugin: f.configuration.plugin, behaviour: .seed, stopAt: finding.signature)
+            let actions = finding.systemCase.actions
+            #expect(actions.count <= 5, "\(finding.signature): \(actions.map(\.summary))")
+            let again = finding.systemCase.run(
+                plugin: f.configuration.plugin, behaviour: .seed, stopAt: finding.signature)
             #expect(again.timeline == finding.outcome.timeline, "a system case must replay identically")
         }
         let strict = fuzzer(.strict, runs: 120)
@@ -106,15 +114,17 @@ struct IOSSystemFuzzerTests {
     }
 
     @Test func iosTracesReplayThroughTheCLI() async throws {
-        let c = SystemCase(scenario: Self.scenario(runSeconds: 3600), actions: [.start, .terminate(.forceQuit), .openApp])
+        let c = SystemCase(
+            scenario: Self.scenario(runSeconds: 3600), actions: [.start, .terminate(.forceQuit), .openApp])
         let outcome = try await onThread { c.run(plugin: Self.plugin(.seed), behaviour: .seed) }
         let signature = try #require(outcome.violations.first { $0.violation.invariant == .i3 }?.violation.signature)
         let finding = SystemFuzzer.Finding(
             signature: signature, caseSeed: 0, originalSteps: 3, systemCase: c, outcome: outcome, shrinkAttempts: 0)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ios-trace-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = try finding.trace(profile: .seed, seed: 0, pluginArguments: ["--profile", "seed", "--clock", "virtual"])
-            .write(to: dir, name: "i3.jsonl")
+        let path = try finding.trace(
+            profile: .seed, seed: 0, pluginArguments: ["--profile", "seed", "--clock", "virtual"]
+        ).write(to: dir, name: "i3.jsonl")
         let r = try await runHost(["replay", path, "--plugin", Binaries.plugin])
         #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
         #expect(r.stdout.contains("identical"))

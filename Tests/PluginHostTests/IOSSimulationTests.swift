@@ -63,7 +63,8 @@ struct IOSSimulationTests {
             #expect(sim.deadProcessCalls.isEmpty)
             #expect(sim.baseClient.connection.pendingCalls.isEmpty)
             #expect(sim.clock.sleeperCount == 0)
-            #expect(sim.terminations == [AppTermination(process: 1, reason: .system, at: .zero, serviceWasRunning: true)])
+            let ended = AppTermination(process: 1, reason: .system, at: .zero, serviceWasRunning: true)
+            #expect(sim.terminations == [ended])
             // The dead process's calls never reach the plugin.
             let requestsBefore = sim.rustRequests.count
             try sim.host { _ in _ = try? await first.client.stopKeepalive() }

@@ -37,7 +37,8 @@ extension DemoSummary {
                 "ended at \(TimelineRenderer.clock($0.at)) (\($0.reason.rawValue))"
                     + ($0.serviceWasRunning ? " with the service running" : "")
             } ?? "running at the end"
-            lines.append("    \(p.number): started \(started), \(ended)\(p.startedARun ? "" : "; no service run in it")")
+            let runs = p.startedARun ? "" : "; no service run in it"
+            lines.append("    \(p.number): started \(started), \(ended)\(runs)")
         }
         if let kills = finalState?.counters.watchdogKills { lines.append("  watchdog kills: \(kills)") }
         return lines.joined(separator: "\n")

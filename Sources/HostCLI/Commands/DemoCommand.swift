@@ -105,7 +105,8 @@ enum DemoCommand {
             print(JSONValue.object(o).description)
         } else {
             let os = ios.map { ", --os ios (seed \($0.seed))" } ?? ""
-            print("plugin-host demo: profile \(settings.profile.rawValue)\(os), plugin \(pluginPath) (pid \(pid)), virtual time\n")
+            let profile = settings.profile.rawValue
+            print("plugin-host demo: profile \(profile)\(os), plugin \(pluginPath) (pid \(pid)), virtual time\n")
             print(TimelineRenderer.text(entries))
             print("")
             print(DemoSummary.text(entries: entries, finalState: finalState, pluginExit: status))

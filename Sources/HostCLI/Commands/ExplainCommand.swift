@@ -47,7 +47,7 @@ enum ExplainCommand {
                 print(usage)
                 return 0
             }
-            guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
+            if let extra = args.positional.first { throw Arguments.UsageError("unexpected argument \"\(extra)\"") }
             profile = try args.choice("--profile", default: .seed)
             seed = try args.uint64("--os-seed") ?? 0
         } catch {

@@ -54,7 +54,9 @@ enum FuzzCommand {
     static func parse(_ arguments: [String]) throws(Arguments.UsageError) -> Settings? {
         let args = try Arguments(
             arguments,
-            options: ["--plugin", "--level", "--profile", "--seed", "--runs", "--time", "--depth", "--jobs", "--out", "--os"],
+            options: [
+                "--plugin", "--level", "--profile", "--seed", "--runs", "--time", "--depth", "--jobs", "--out", "--os",
+            ],
             flags: ["--help", "--exhaustive"])
         if args.has("--help") { return nil }
         guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }

@@ -24,9 +24,13 @@ enum SystemFuzzCommand {
         let elapsed = Date().timeIntervalSince(started)
         let totals = fuzzer.totals
         let os = s.os == .ios ? ", --os ios" : ""
-        print("fuzz (system level\(os), profile \(s.profile.rawValue): \(s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"), seed \(s.seed)): \(totals.cases) cases, \(totals.steps) steps in \(String(format: "%.1f", elapsed)) s")
+        let sides = s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"
+        print(
+            "fuzz (system level\(os), profile \(s.profile.rawValue): \(sides), seed \(s.seed)): \(totals.cases) cases, "
+                + "\(totals.steps) steps in \(String(format: "%.1f", elapsed)) s")
         if findings.isEmpty {
-            print("no findings: every invariant of REFERENCE.md part D\(s.os == .ios ? " and I1-I3" : "") held after every step")
+            let extra = s.os == .ios ? " and I1-I3" : ""
+            print("no findings: every invariant of REFERENCE.md part D\(extra) held after every step")
             return 0
         }
         let byInvariant = Dictionary(grouping: findings) { $0.violation?.invariant.rawValue ?? "run failures" }

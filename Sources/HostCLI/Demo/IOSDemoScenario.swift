@@ -53,9 +53,12 @@ struct IOSDemoScenario {
 
         // 1. A refresh expired early.
         try start("The app starts the sync service (run 1: the sync would take an hour)", config)
-        sim.note("This refresh launch draws an early budget: field reports see 2 to 5 s (one launch in five by default)")
+        sim.note(
+            "This refresh launch draws an early budget: field reports see 2 to 5 s (one launch in five by default)")
         try wait(900 + 10)
-        sim.note("iOS expired the refresh task after a few seconds: the listener resolved and the Rust side stopped the service")
+        sim.note(
+            "iOS expired the refresh task after a few seconds: the listener resolved and the Rust side stopped the service"
+        )
         try sim.os(OSSetPolicy.self, .init(refreshEarlyExpiryChance: 0))
 
         // 2. A processing task cut off when power is removed.

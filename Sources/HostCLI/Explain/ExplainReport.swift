@@ -34,7 +34,8 @@ enum ExplainReport {
             return "not by the clock alone: a condition above must change first"
         }
         if at <= now { return "now (it launches as time next advances)" }
-        return "\(clock(at)) (t=\(at.decimalSeconds) s, in \(VirtualTime(nanoseconds: at.nanoseconds - now.nanoseconds).decimalSeconds) s)"
+        let wait = VirtualTime(nanoseconds: at.nanoseconds - now.nanoseconds)
+        return "\(clock(at)) (t=\(at.decimalSeconds) s, in \(wait.decimalSeconds) s)"
     }
 
     /// A time of day on the virtual clock (its 0 is midnight of day 0), with the day past day 0.

@@ -34,9 +34,10 @@ final class ExplainSession: Sendable {
     let info: Initialize.Result
 
     /// Starts the plugin; `echo` gets every reply to the user's lines and every event, in wire order.
-    init(plugin: PluginProcess.Options, answerTimeout: Duration = .seconds(10), echo: @escaping @Sendable (String) -> Void)
-        throws(Failure)
-    {
+    init(
+        plugin: PluginProcess.Options, answerTimeout: Duration = .seconds(10),
+        echo: @escaping @Sendable (String) -> Void
+    ) throws(Failure) {
         self.answerTimeout = answerTimeout
         let relay = Mutex<(@Sendable (ConnectionEvent) -> Void)?>(nil)
         do {
@@ -57,7 +58,8 @@ final class ExplainSession: Sendable {
             guard let user = state.withLock({ $0.userIDs.removeValue(forKey: r.id) }) else { return }
             switch r.outcome {
             case .success(let v): echo("← #\(user) ok \(v)")
-            case .failure(let e): echo("← #\(user) error \(e.code.rawValue) \(e.message)\(e.data.map { " \($0)" } ?? "")")
+            case .failure(let e):
+                echo("← #\(user) error \(e.code.rawValue) \(e.message)\(e.data.map { " \($0)" } ?? "")")
             }
         case .receivedNotification(let n):
             echo("← event \(n.method) \(n.params?.description ?? "")")

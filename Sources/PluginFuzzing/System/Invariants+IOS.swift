@@ -37,11 +37,14 @@ extension InvariantChecker {
                     + "process ended; the plugin does not hold it, so no answer will come"))
         }
         // I3: a service that was running when the app ended, not running in the new process, and no word why.
-        for r in l.relaunches where r.serviceMeantToRun && r.notResumedBecause == nil && l.startedARun[r.process] != true {
+        for r in l.relaunches
+        where r.serviceMeantToRun && r.notResumedBecause == nil && l.startedARun[r.process] != true {
             let how = r.cause == .backgroundTask ? "a cold start into the background" : "the user opening the app"
             found.append(Violation(
-                invariant: .i3, cause: "a service running when the app ended is not resumed at the next launch, silently",
-                detail: "app process \(r.process) started (\(how)) at \(r.at.decimalSeconds) s; the service was running "
+                invariant: .i3,
+                cause: "a service running when the app ended is not resumed at the next launch, silently",
+                detail: "app process \(r.process) started (\(how)) at \(r.at.decimalSeconds) s; the service was "
+                    + "running "
                     + "when the app last ended, and the new Rust side neither starts it nor says why"))
         }
         return found

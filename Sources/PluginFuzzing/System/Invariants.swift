@@ -82,7 +82,9 @@ struct InvariantChecker {
         // (Under --os ios the watchdog's kills are violations too: I1 reads them.)
         let exactlyOnce = s.counters.violations - (s.counters.watchdogKills ?? 0)
         if exactlyOnce > violationsSeen {
-            found.append(Violation(invariant: .d2, cause: "a task was completed twice", detail: "the plugin reported \(exactlyOnce - violationsSeen) exactly-once violation(s)"))
+            found.append(Violation(
+                invariant: .d2, cause: "a task was completed twice",
+                detail: "the plugin reported \(exactlyOnce - violationsSeen) exactly-once violation(s)"))
         }
         violationsSeen = exactlyOnce
         if let active = s.activeTask, expired.contains(active) {

@@ -58,7 +58,8 @@ struct SystemCaseGenerator {
             case 4: return .iosConditions(.init(base: .init(networkConnected: rng.chance(0.6))))
             case 5: return .iosConditions(.init(base: .init(autoLaunch: rng.chance(0.8))))
             default:
-                return .iosConditions(.init(base: .init(backgroundRefreshStatus: pick([.available, .available, .denied]))))
+                let status: BackgroundRefreshStatus = pick([.available, .available, .denied])
+                return .iosConditions(.init(base: .init(backgroundRefreshStatus: status)))
             }
         case 78..<85: return .terminate(.system)
         case 85..<89: return .terminate(.forceQuit)
