@@ -27,13 +27,8 @@ struct DemoCommandTests {
             "stop requested by user",
             "summary:",
         ]
-        var position = r.stdout.startIndex
-        for m in milestones {
-            guard let found = r.stdout.range(of: m, range: position..<r.stdout.endIndex) else {
-                Issue.record("\"\(m)\" missing or out of order")
-                return
-            }
-            position = found.upperBound
+        if let missing = firstMissing(milestones, inOrderIn: r.stdout) {
+            Issue.record("\"\(missing)\" missing or out of order")
         }
         #expect(r.stdout.contains("plugin counters: launched 3, completed 3, expired 1, violations 0"))
     }
@@ -104,13 +99,8 @@ struct IOSDemoCommandTests {
             "app processes: 3",
             "3: started at 01:52:38.000 (backgroundTask), running at the end; no service run in it",
         ]
-        var position = r.stdout.startIndex
-        for m in milestones {
-            guard let found = r.stdout.range(of: m, range: position..<r.stdout.endIndex) else {
-                Issue.record("\"\(m)\" missing or out of order")
-                return
-            }
-            position = found.upperBound
+        if let missing = firstMissing(milestones, inOrderIn: r.stdout) {
+            Issue.record("\"\(missing)\" missing or out of order")
         }
     }
 

@@ -41,13 +41,8 @@ struct ExplainCommandTests {
             "- the app was force-quit",
             "- Low Power Mode is on",
         ]
-        var position = r.stdout.startIndex
-        for m in milestones {
-            guard let found = r.stdout.range(of: m, range: position..<r.stdout.endIndex) else {
-                Issue.record("\"\(m)\" missing or out of order in:\n\(r.stdout)")
-                return
-            }
-            position = found.upperBound
+        if let missing = firstMissing(milestones, inOrderIn: r.stdout) {
+            Issue.record("\"\(missing)\" missing or out of order in:\n\(r.stdout)")
         }
     }
 
