@@ -44,6 +44,7 @@ extension EmulatedOS {
     /// The process is dying: each invoke it holds is answered `-32000` `terminated`
     /// (the bridge's call fails; nothing else in the app runs).
     func failHeldInvokes(of process: AppProcess) {
+        process.plugin?.processEnded = true
         process.plugin?.rejectPendingCancelInvoke(.terminated)
     }
 }

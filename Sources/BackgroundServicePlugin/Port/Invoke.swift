@@ -6,7 +6,9 @@ import HostProtocol
 /// a bug in the plugin: it is not written, and is reported as an
 /// `invoke.answered-once` violation. An invoke released without any answer is
 /// reported as dropped (counted in `plugin/state` as `counters.dropped`): that is
-/// what the seed does to a `waitForCancel` replaced by a newer one.
+/// what the seed does to a `waitForCancel` replaced by a newer one, and, under
+/// `--dispatch tauri`, to one that `cleanup()` lets go of after a race (the engine
+/// tells the two apart by the statement that let go of it).
 final class Invoke {
     /// How an answer leaves the plugin (a response frame, a batch slot, or nowhere).
     struct Route {
@@ -14,6 +16,9 @@ final class Invoke {
         let deliver: (Result<JSONValue, RPCError>?) -> Void
         /// Reports a second answer.
         let answeredTwice: (String) -> Void
+        /// Given a second answer too, when set (the engine sets it only for the
+        /// `second-answer-written` mutant, which writes it).
+        var secondAnswer: ((Result<JSONValue, RPCError>) -> Void)? = nil
     }
 
     /// The request's id; nil for a notification (answers go nowhere).
@@ -52,7 +57,9 @@ final class Invoke {
 
     private func answer(_ outcome: Result<JSONValue, RPCError>) {
         guard !answered else {
-            route.answeredTwice("\(method) request \(id?.description ?? "(notification)") answered a second time; the second answer was not written")
+            let id = id?.description ?? "(notification)"
+            route.answeredTwice("\(method) request \(id) answered a second time; the second answer was not written")
+            route.secondAnswer?(outcome)
             return
         }
         answered = true

@@ -52,11 +52,22 @@ extension PluginEngine {
             return
         }
         let invoke = Invoke(id: id, method: method, args: args, route: route)
-        handler(invoke)
+        // Where it runs (`Dispatcher`): the OS acts on the main queue; the port queues the
+        // seed's invokes on `ipc`; anything else waits until both queues are idle.
+        if method.utf8.starts(with: "os/".utf8) {
+            dispatcher.asyncMain { handler(invoke) }
+        } else {
+            if !Self.seedInvokes.contains(method) { dispatcher.drain() }
+            handler(invoke)
+        }
         // Most invokes are answered before the handler returns; only those still
-        // unanswered (a stored waitForCancel) are pending.
+        // unanswered (a stored waitForCancel, or any job of a batch not run yet) are pending.
         if let id, !invoke.isAnswered { pendingIDs.append(id) }
     }
+
+    private static let seedInvokes: Set = [
+        StartKeepalive.name, WaitForCancel.name, CompleteBgTask.name, StopKeepalive.name, CancelCancelListener.name,
+    ]
 
     /// Where answers to a request go: a response frame, or a slot of its batch.
     func makeRoute(id: RequestID, batch: BatchReply?, tracksPending: Bool = true) -> Invoke.Route {
@@ -67,7 +78,7 @@ extension PluginEngine {
         // itself dropped through this route; with nobody left to answer, that is a
         // no-op rather than a crash. (Found by FuzzTargets/OrderingsFuzzer.)
         let handle = self.engineHandle
-        return Invoke.Route(
+        var route = Invoke.Route(
             deliver: { outcome in
                 guard let engine = handle.engine else { return }
                 if tracksPending, let i = engine.pendingIDs.firstIndex(of: id) { engine.pendingIDs.remove(at: i) }
@@ -80,6 +91,13 @@ extension PluginEngine {
                 }
             },
             answeredTwice: { detail in handle.engine?.world.events.violation(rule: "invoke.answered-once", detail: detail) })
+        if options.faults.contains(.secondAnswerWritten) {
+            // Mutant: the second answer goes to the wire as a response of its own, unreported.
+            route = Invoke.Route(deliver: route.deliver, answeredTwice: { _ in }) { outcome in
+                handle.engine?.output.write(Response(id: id, outcome: outcome))
+            }
+        }
+        return route
     }
 
     private var silentRoute: Invoke.Route {
@@ -89,8 +107,21 @@ extension PluginEngine {
         })
     }
 
+    /// A stored `waitForCancel` released without an answer. Let go of by `waitForCancel`
+    /// itself, it was superseded (the seed's single-pending rule under `--profile seed`); let go
+    /// of by another method's statement (`cleanup()`'s `pendingCancelInvoke = nil` after a race
+    /// between the queues), it is lost: nobody will answer it, its caller waits forever.
     fileprivate func invokeDropped(id: RequestID) {
         world.events.counters.dropped = (world.events.counters.dropped ?? 0) + 1
-        log("request \(id) was dropped without an answer (the seed replaces a pending waitForCancel without answering it)")
+        guard let step = dispatcher.currentStep, step.program != WaitForCancel.name else {
+            log(
+                "request \(id) was dropped without an answer "
+                    + "(the seed replaces a pending waitForCancel without answering it)")
+            return
+        }
+        world.events.violation(
+            rule: "invoke.never-answered",
+            detail: "waitForCancel request \(id) was let go of without an answer by \(step.program) "
+                + "at \"\(step.label)\"; its caller waits forever")
     }
 }

@@ -7,12 +7,12 @@ import HostProtocol
 /// controls are answered here.
 extension PluginEngine {
     func installHandlers() {
-        // The seed's invokes, into the app's current process.
-        handlers[StartKeepalive.name] = toApp(BackgroundServicePlugin.startKeepalive)
-        handlers[WaitForCancel.name] = toApp(BackgroundServicePlugin.waitForCancel)
-        handlers[CompleteBgTask.name] = toApp(BackgroundServicePlugin.completeBgTask)
-        handlers[StopKeepalive.name] = toApp(BackgroundServicePlugin.stopKeepalive)
-        handlers[CancelCancelListener.name] = toApp(BackgroundServicePlugin.cancelCancelListener)
+        // The seed's invokes, each queued on the `ipc` queue as Tauri does.
+        seedInvoke(StartKeepalive.self) { $0.startKeepalive }
+        seedInvoke(WaitForCancel.self) { $0.waitForCancel }
+        seedInvoke(CompleteBgTask.self) { $0.completeBgTask }
+        seedInvoke(StopKeepalive.self) { $0.stopKeepalive }
+        seedInvoke(CancelCancelListener.self) { $0.cancelCancelListener }
 
         // Session.
         on(Initialize.self) { [unowned self] params in
@@ -27,9 +27,8 @@ extension PluginEngine {
             invoke.resolve()
             self.markShutDown()
         }
-        on(PluginStateMethod.self) { [unowned self] _ in
-            self.world.snapshot(cancelInvokeID: self.world.plugin.pendingCancelInvoke?.id)
-        }
+        on(PluginStateMethod.self) { [unowned self] _ in self.world.snapshot() }
+        on(PluginDispatchSchedule.self) { [unowned self] params in self.dispatcher.install(params) }
         handlers[PluginReset.name] = { [unowned self] invoke in
             self.world.plugin.rejectPendingCancelInvoke(.reset)
             self.resetWorld()
@@ -70,13 +69,20 @@ extension PluginEngine {
 
     /// An invoke goes to the plugin of the app's running process; while the app is
     /// not running (`--os ios`) there is nobody to answer it: `-32000` `terminated`.
-    private func toApp(_ method: @escaping (BackgroundServicePlugin) -> (Invoke) -> Void) -> (Invoke) -> Void {
-        { [unowned self] invoke in
+
+    /// Registers one of the seed's invokes: the port's program for it, on the `ipc` queue of
+    /// the app's current process.
+    private func seedInvoke<M: RPCMethod>(
+        _: M.Type, _ program: @escaping (BackgroundServicePlugin) -> StepProgram<PortFrame>
+    ) {
+        handlers[M.name] = { [unowned self] invoke in
+            // Into the app's current process; with none (`--os ios`), nobody can answer.
             guard self.world.os.app.isRunning else {
                 invoke.reject(RPCError.appNotRunning)
                 return
             }
-            method(self.world.plugin)(invoke)
+            let plugin = self.world.plugin
+            plugin.perform(program(plugin), invoke)
         }
     }
 

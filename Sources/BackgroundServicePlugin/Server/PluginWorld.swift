@@ -12,14 +12,20 @@ final class PluginWorld {
     let os: EmulatedOS
     private let firstPlugin: BackgroundServicePlugin
 
-    init(options: PluginOptions, infoPlist: InfoPlist, events: EventSink, monotonicNanoseconds: @escaping () -> UInt64) throws(BGTaskScheduler.RegistrationError) {
+    init(options: PluginOptions, infoPlist: InfoPlist, events: EventSink, monotonicNanoseconds: @escaping () -> UInt64,
+         dispatcher: Dispatcher? = nil) throws(BGTaskScheduler.RegistrationError) {
         self.events = events
         clock = PluginClock(kind: options.clock, timeScale: options.timeScale, monotonicNanoseconds: monotonicNanoseconds)
         let ios = options.osMode == .ios ? IOSSystem(seed: options.osSeed) : nil
         os = EmulatedOS(clock: clock, infoPlist: infoPlist, events: events, faults: options.faults, ios: ios)
+        // One pair of queues per session: each process of the app is built on it (a new
+        // process starts with both queues empty; see `EmulatedOS.terminate`).
+        let dispatcher = dispatcher ?? Dispatcher(mode: options.dispatch, seed: options.dispatchSeed)
         os.makePlugin = { os in
+            // The port is built with the `BSP_FAULT` mutants of its methods (none normally).
             BackgroundServicePlugin(
-                bundleIdentifier: options.bundleIdentifier, os: os, profile: options.profile, faults: options.faults)
+                bundleIdentifier: options.bundleIdentifier, os: os, profile: options.profile, dispatcher: dispatcher,
+                mutations: { [faults = options.faults] in PortMutants.mutations(for: faults, in: $0) })
         }
         // register-at-load: both handlers before the app finishes launching.
         try os.loadApp(os.app, loadsLate: false)
@@ -33,40 +39,21 @@ final class PluginWorld {
     /// The `plugin/state` snapshot. With the app not running (`--os ios`) the app's
     /// side is empty: no task, no pending invoke, no timer, the default config, no
     /// registrations (the next process starts from there).
-    func snapshot(cancelInvokeID: RequestID?) -> PluginStateSnapshot {
+    func snapshot() -> PluginStateSnapshot {
         let running = os.app.isRunning
-        let plugin = self.plugin
-        let active: PluginStateSnapshot.ActiveTask? = {
-            guard running else { return nil }
-            if let t = plugin.currentRefreshTask { return .init(identifier: t.identifier, kind: .refresh, launchedAt: t.launchedAt) }
-            if let t = plugin.currentProcessingTask { return .init(identifier: t.identifier, kind: .processing, launchedAt: t.launchedAt) }
-            return nil
-        }()
-        let timer = running ? plugin.safetyTimer.flatMap { $0.isValid ? $0.fireDate : nil } : nil
+        let port = plugin.observed
         let registered = os.scheduler.registrations.values
             .map { PluginStateSnapshot.Registration(identifier: $0.identifier, kind: $0.kind) }
             .sorted { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) }
-        let pendingInvoke = running ? plugin.pendingCancelInvoke : nil
         return PluginStateSnapshot(
-            now: clock.now, clock: clock.kind, profile: plugin.profile, activeTask: active,
-            pendingCancelInvoke: pendingInvoke.flatMap { $0.id },
-            safetyTimerDeadline: timer, config: running ? plugin.config : .defaults,
+            now: clock.now, clock: clock.kind, profile: plugin.profile, activeTask: running ? port.activeTask : nil,
+            pendingCancelInvoke: running ? port.pendingCancelInvokeID : nil,
+            safetyTimerDeadline: running ? port.safetyTimerDeadline : nil, config: running ? port.config : .defaults,
             pendingRequests: os.store.pendingTaskRequests.map(\.info), registered: running ? registered : [],
             conditions: os.conditions, counters: events.counters,
-            cancelInvokePending: pendingInvoke != nil,
-            notificationAuthorizationRequests: running ? plugin.notificationAuthorizationRequests : 0,
+            cancelInvokePending: running && port.cancelInvokePending,
+            notificationAuthorizationRequests: running ? port.notificationAuthorizationRequests : 0,
             ios: os.iosSnapshot)
-    }
-}
-
-extension BackgroundServicePlugin {
-    /// The six stored values, as `plugin/state` reports them.
-    var config: PluginConfig {
-        PluginConfig(
-            iosSafetyTimeoutSecs: safetyTimeout, iosProcessingSafetyTimeoutSecs: processingSafetyTimeoutSecs,
-            iosEarliestRefreshBeginMinutes: earliestRefreshBeginMinutes,
-            iosEarliestProcessingBeginMinutes: earliestProcessingBeginMinutes,
-            iosRequiresExternalPower: requiresExternalPower, iosRequiresNetworkConnectivity: requiresNetworkConnectivity)
     }
 }
 

@@ -32,6 +32,7 @@ public enum MethodRegistry {
         entry(Shutdown.self),
         entry(PluginStateMethod.self),
         entry(PluginReset.self),
+        entry(PluginDispatchSchedule.self, isExtension: true),
     ]
 
     /// All event names, in contract order.
