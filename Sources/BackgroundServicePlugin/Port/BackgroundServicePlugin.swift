@@ -103,7 +103,6 @@ final class BackgroundServicePlugin: StepWriting {
             step("invoke.resolve()") { $0.invoke?.resolve() }
             step("pendingCancelInvoke = nil") { $0.pendingCancelInvoke = nil }
         }
-        if faults.contains(.expirationLeavesTask) { return }
         // Complete whichever task is active — nil out BEFORE completing
         // to prevent double-completion if completeBgTask races in.
         completeActiveTask(success: "false") { _ in false }
