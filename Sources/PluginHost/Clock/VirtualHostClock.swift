@@ -41,7 +41,13 @@ public final class VirtualHostClock: HostClock {
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     public func sleep(until deadline: VirtualTime) async throws {
-        try await sleep(until: deadline, group: 0)
+        // Not a call of the group version: one async layer fewer keeps host jobs' order as it was.
+        let sequence = nextSequence()
+        try await withTaskCancellationHandler {
+            try await suspend(until: deadline, sequence: sequence, group: 0, cancellable: true)
+        } onCancel: {
+            cancel(sequence)
+        }
     }
 
     /// ``sleep(until:)`` as a member of `group` (an app process): ``endGroup(_:)`` wakes it with an error.
@@ -57,7 +63,7 @@ public final class VirtualHostClock: HostClock {
     /// Suspends until `deadline`, whether or not the task is cancelled meanwhile
     /// (a service that never checks its token). Throws only when the clock shuts down.
     public func sleepIgnoringCancellation(until deadline: VirtualTime) async throws {
-        try await sleepIgnoringCancellation(until: deadline, group: 0)
+        try await suspend(until: deadline, sequence: nextSequence(), group: 0, cancellable: false)
     }
 
     /// ``sleepIgnoringCancellation(until:)`` as a member of `group`: ``endGroup(_:)`` still ends it.

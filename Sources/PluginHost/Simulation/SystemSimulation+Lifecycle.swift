@@ -13,13 +13,16 @@ import HostProtocol
 extension SystemSimulation {
     func makeProcess(number: Int, cause: LaunchCause, at: VirtualTime = .zero) -> HostAppProcess {
         let lifetime = ProcessLifetime()
-        let client = BackgroundServiceClient(connection: baseClient.connection, lifetime: lifetime)
+        // Under --os manual the app never ends: no lifetime to check, no clock group.
+        let ios = info.os == .ios
+        let client = BackgroundServiceClient(connection: baseClient.connection, lifetime: ios ? lifetime : nil)
         let sink = ServiceEventSink()
+        let processClock: any HostClock = ios ? ProcessClock(base: clock, group: UInt64(number)) : clock
         let manager = ServiceManager(
             client: client, factory: options.serviceFactory,
             configuration: .init(
-                behaviour: options.behaviour, clock: ProcessClock(base: clock, group: UInt64(number)),
-                executor: executor, onEvent: { sink.forward($0) }, log: { sink.log($0) }))
+                behaviour: options.behaviour, clock: processClock, executor: executor,
+                onEvent: { sink.forward($0) }, log: { sink.log($0) }))
         let process = HostAppProcess(
             number: number, cause: cause, startedAt: at, lifetime: lifetime, client: client, manager: manager)
         sink.target = { [weak self, weak process] event in

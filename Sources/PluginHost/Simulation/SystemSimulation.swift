@@ -139,9 +139,9 @@ public final class SystemSimulation: @unchecked Sendable {
         relay.handoffTarget = { [weak self] id, completion in
             if let self { self.arrived(id, completion) } else { completion() }
         }
+        info = try call(Initialize.self, .init(events: true), origin: .harness)
         let first = makeProcess(number: 1, cause: .user)
         shared.withLock { $0.processes = [first] }
-        info = try call(Initialize.self, .init(events: true), origin: .harness)
     }
 
     /// The refresh task's identifier.
