@@ -64,7 +64,14 @@ let package = Package(
             // PluginSoak for `FaultLatency` and `SoakMemory` (the process-fault tests).
             dependencies: ["PluginHost", "HostProtocol", "PluginSoak", "HostTestSupport", "background-service-plugin"]
         ),
-        .testTarget(name: "PluginConformanceTests", dependencies: ["PluginConformance", "PluginHost"] + runsPluginHost),
+        // A second, deliberately different but conforming plugin for the conformance
+        // suite's tests (not a product: never shipped).
+        .executableTarget(
+            name: "conformance-double", dependencies: ["BackgroundServicePlugin", "HostProtocol"],
+            path: "Tests/ConformanceDouble"),
+        .testTarget(
+            name: "PluginConformanceTests",
+            dependencies: ["PluginConformance", "PluginHost", "conformance-double"] + runsPluginHost),
         .testTarget(name: "PluginFuzzingTests", dependencies: ["PluginFuzzing", "PluginHost"] + runsPluginHost),
         .testTarget(name: "PluginSoakTests", dependencies: ["PluginSoak", "PluginHost"] + runsPluginHost),
         .testTarget(name: "HostCLITests", dependencies: runsPluginHost),
