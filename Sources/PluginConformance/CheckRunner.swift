@@ -111,7 +111,7 @@ struct CheckRunner: Sendable {
         do {
             pipe = try PluginPipe(executable: plugin.executable, arguments: arguments, environment: plugin.environment)
         } catch {
-            run.reason = "cannot start the plugin: \(error.description)"
+            run.reason = error.description
             run.failure = .init(
                 step: 0, steps: steps.count, sent: [], expected: [], actual: [], note: run.reason, stderrTail: "")
             return run

@@ -10,9 +10,10 @@ import Testing
 /// fuzzer can find, and the strict host does not break it.
 @Suite("System-level fuzzer --os ios")
 struct IOSSystemFuzzerTests {
-    static func plugin(_ profile: Profile, fault: String? = nil) -> PluginProcess.Options {
-        .init(executable: Binaries.plugin, arguments: ["--profile", profile.rawValue],
-              environment: fault.map { ["BSP_FAULT": $0] } ?? [:], stderrPrefix: "")
+    static func plugin(_ profile: Profile, fault: String? = nil) -> PluginLauncher {
+        PluginLauncher(
+            executable: Binaries.plugin, arguments: ["--profile", profile.rawValue, "--os", "ios", "--os-seed", "7"],
+            environment: fault.map { ["BSP_FAULT": $0] } ?? [:], stderrPrefix: "")
     }
 
     static func scenario(runSeconds: Double, restartAtLaunch: Bool = false, scheduleSeed: UInt64? = nil)
@@ -24,7 +25,6 @@ struct IOSSystemFuzzerTests {
             ],
             safetyTimeout: 28, processingSafetyTimeout: 0, listenerTimeout: 14_400, earliestMinutes: 15,
             scheduleSeed: scheduleSeed)
-        s.osSeed = 7
         s.restartAtLaunch = restartAtLaunch
         return s
     }
@@ -97,7 +97,7 @@ struct IOSSystemFuzzerTests {
     }
 
     @Test func fuzzerFindsTheNewInvariantsAndStrictNothing() async throws {
-        let f = fuzzer(.seed, runs: 120)
+        let f = fuzzer(.seed, runs: 500)
         let findings = try await onThread { f.run() }
         let found = Set(findings.compactMap { $0.violation?.invariant })
         #expect(found.isSuperset(of: [.i2, .i3]), "\(findings.map(\.signature))")
@@ -123,7 +123,8 @@ struct IOSSystemFuzzerTests {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ios-trace-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = try finding.trace(
-            profile: .seed, seed: 0, pluginArguments: ["--profile", "seed", "--clock", "virtual"]
+            profile: .seed, seed: 0,
+            pluginArguments: ["--profile", "seed", "--clock", "virtual", "--os", "ios", "--os-seed", "7"]
         ).write(to: dir, name: "i3.jsonl")
         let r = try await runHost(["replay", path, "--plugin", Binaries.plugin])
         #expect(r.status == 0, "\(r.stdout) \(r.stderr)")

@@ -10,7 +10,7 @@ func makeIOSSimulation(
     factory: @escaping @Sendable () -> any BackgroundService
 ) throws -> SystemSimulation {
     let profile: Profile = behaviour == .strict ? .strict : .seed
-    let plugin = PluginProcess.Options(
+    let plugin = PluginLauncher(
         executable: Binaries.plugin,
         arguments: ["--profile", profile.rawValue, "--os", "ios", "--os-seed", String(osSeed)],
         stderrPrefix: "[plugin] ")

@@ -64,7 +64,7 @@ enum DemoCommand {
         let pluginPath = PluginLocator.resolve(args.value("--plugin"))
         let scenario = DemoScenario(settings: settings)
         let osArguments = ios.map { ["--os", "ios", "--os-seed", String($0.seed)] } ?? []
-        let plugin = PluginProcess.Options(
+        let plugin = PluginLauncher(
             executable: pluginPath,
             arguments: ["--profile", settings.profile.rawValue, "--clock", "virtual"] + osArguments + args.passthrough)
         let sim: SystemSimulation
@@ -80,7 +80,7 @@ enum DemoCommand {
             }
             return 1
         }
-        let pid = sim.client.connection.pluginProcess.pid
+        let pid = sim.client.connection.pluginProcess?.pid ?? 0
         var failure: String?
         do {
             if let ios { try ios.scenario.play(on: sim) } else { try scenario.play(on: sim) }

@@ -17,7 +17,8 @@ enum FuzzCommand {
         written to --out as a replayable trace (see plugin-host replay).
 
         options:
-          --plugin PATH          plugin binary (default: background-service-plugin beside plugin-host)
+          --plugin PATH|builtin  plugin binary (default: background-service-plugin beside plugin-host);
+                                 builtin: the plugin's engine in this process, no child process
           --level plugin|system  what to fuzz (default plugin)
           --profile seed|strict  plugin profile and host behaviour (default seed)
           --seed N               make the run reproducible (default: random, printed)
@@ -26,10 +27,10 @@ enum FuzzCommand {
           --depth N              most steps per case (default 30); with --exhaustive, the depth (default 4)
           --exhaustive           every sequence up to --depth over a small alphabet (plugin level)
           --os manual|ios        system level: the emulated OS told what to do (default), or acting on its
-                                 own (each case's plugin under --os ios with its own --os-seed; the
+                                 own (the plugin under --os ios --os-seed SEED, reset between cases; the
                                  alphabet adds battery, Low Power Mode, device use, termination, opening
                                  the app and the policy; invariants I1-I3 are checked too)
-          --jobs N               plugin processes in parallel (default 1)
+          --jobs N               plugins (processes or engines) in parallel (default 1)
           --out DIR              where traces go (default fuzz-out)
           --help                 this text
 
@@ -91,7 +92,7 @@ enum FuzzCommand {
         } catch {
             return HostCLI.usageError(error.description, usage: usage)
         }
-        guard FileManager.default.isExecutableFile(atPath: settings.plugin) else {
+        guard PluginLocator.isAvailable(settings.plugin) else {
             HostCLI.diagnose("fuzz: no executable plugin at \(settings.plugin) (build it with swift build, or pass --plugin)")
             return 1
         }
@@ -113,7 +114,7 @@ enum FuzzCommand {
         let progress = FuzzProgress()
         let fuzzer = PluginFuzzer(
             configuration: .init(
-                plugin: .init(executable: s.plugin, arguments: args), profile: s.profile, seed: s.seed,
+                plugin: PluginLocator.launcher(s.plugin, arguments: args), profile: s.profile, seed: s.seed,
                 runs: s.runs, seconds: s.seconds, maxSteps: s.depth, jobs: s.jobs),
             progress: progress)
         let started = Date()

@@ -5,8 +5,11 @@ import PluginHost
 
 /// `plugin-host fuzz --level system`.
 enum SystemFuzzCommand {
+    /// The plugin's arguments; under `--os ios` the OS's seed is the run's (each job's plugin
+    /// serves all its cases, reset between them, which restarts the OS's generator).
     static func pluginArguments(_ s: FuzzCommand.Settings) -> [String] {
-        ["--profile", s.profile.rawValue, "--clock", "virtual"] + s.pluginArguments
+        let os = s.os == .ios ? ["--os", "ios", "--os-seed", String(s.seed)] : []
+        return ["--profile", s.profile.rawValue, "--clock", "virtual"] + os + s.pluginArguments
     }
 
     static func run(_ s: FuzzCommand.Settings) -> Int32 {
@@ -14,7 +17,7 @@ enum SystemFuzzCommand {
         let progress = FuzzProgress()
         let fuzzer = SystemFuzzer(
             configuration: .init(
-                plugin: .init(executable: s.plugin, arguments: args, stderrPrefix: "[plugin] "),
+                plugin: PluginLocator.launcher(s.plugin, arguments: args),
                 behaviour: s.profile == .strict ? .strict : .seed, seed: s.seed, runs: s.runs, seconds: s.seconds,
                 maxSteps: s.depth, jobs: s.jobs, os: s.os),
             progress: progress)
@@ -25,9 +28,10 @@ enum SystemFuzzCommand {
         let totals = fuzzer.totals
         let os = s.os == .ios ? ", --os ios" : ""
         let sides = s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"
+        let rate = Int(Double(totals.steps) / max(elapsed, 0.001))
         print(
             "fuzz (system level\(os), profile \(s.profile.rawValue): \(sides), seed \(s.seed)): \(totals.cases) cases, "
-                + "\(totals.steps) steps in \(String(format: "%.1f", elapsed)) s")
+                + "\(totals.steps) steps in \(String(format: "%.1f", elapsed)) s (\(rate) steps/s)")
         if findings.isEmpty {
             let extra = s.os == .ios ? " and I1-I3" : ""
             print("no findings: every invariant of REFERENCE.md part D\(extra) held after every step")

@@ -134,8 +134,6 @@ public struct SystemScenario: Sendable, Hashable {
     public var earliestMinutes: Double
     /// The job schedule's seed (nil: oldest first).
     public var scheduleSeed: UInt64?
-    /// Under `--os ios`: the OS's seed (`--os-seed`); nil for `--os manual`.
-    public var osSeed: UInt64?
     /// Under `--os ios`: whether the app's code starts the service at every launch.
     public var restartAtLaunch = false
 
@@ -156,15 +154,9 @@ public struct SystemScenario: Sendable, Hashable {
             "earliestMinutes": .number(earliestMinutes),
             "scheduleSeed": scheduleSeed.map { .number(JSONNumber(literal: String($0))!) } ?? .null,
         ]
-        if let osSeed {
-            o["osSeed"] = .number(JSONNumber(literal: String(osSeed))!)
-            o["restartAtLaunch"] = .bool(restartAtLaunch)
-        }
+        if restartAtLaunch { o["restartAtLaunch"] = true }
         return .object(JSONObject(o))
     }
-
-    /// The plugin arguments the scenario adds (`--os ios --os-seed N`, or none).
-    var pluginArguments: [String] { osSeed.map { ["--os", "ios", "--os-seed", String($0)] } ?? [] }
 
     public init(runs: [Run], safetyTimeout: Double, processingSafetyTimeout: Double, listenerTimeout: Double, earliestMinutes: Double, scheduleSeed: UInt64?) {
         self.runs = runs
@@ -182,7 +174,6 @@ public struct SystemScenario: Sendable, Hashable {
         else { return nil }
         self.init(runs: runs, safetyTimeout: s, processingSafetyTimeout: p, listenerTimeout: l, earliestMinutes: e,
                   scheduleSeed: json["scheduleSeed"].flatMap { UInt64($0.description) })
-        osSeed = json["osSeed"].flatMap { UInt64($0.description) }
         restartAtLaunch = json["restartAtLaunch"]?.boolValue ?? false
     }
 }

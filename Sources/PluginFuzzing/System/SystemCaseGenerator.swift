@@ -31,9 +31,8 @@ struct SystemCaseGenerator {
         (0..<(3 + rng.below(Swift.max(1, max - 2)))).map { _ in ios ? iosAction() : action() }
     }
 
-    /// Under `--os ios`: the OS's seed, and whether the app starts the service at launch.
+    /// Under `--os ios`: whether the app starts the service at launch.
     mutating func ios(_ scenario: inout SystemScenario) {
-        scenario.osSeed = rng.next()
         scenario.restartAtLaunch = rng.chance(0.3)
     }
 

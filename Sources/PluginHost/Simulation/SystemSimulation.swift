@@ -27,8 +27,9 @@ public final class SystemSimulation: @unchecked Sendable {
 
     /// What to simulate.
     public struct Options: Sendable {
-        /// The plugin to start (`--clock virtual` is required; events are turned on).
-        public var plugin: PluginProcess.Options
+        /// The plugin to start (`--clock virtual` is required; events are turned on);
+        /// not used by a simulation given a ``SimulationPlugin``.
+        public var plugin: PluginLauncher
         /// The Rust side's behaviour.
         public var behaviour: HostBehaviour
         /// Makes the service for each start.
@@ -49,7 +50,7 @@ public final class SystemSimulation: @unchecked Sendable {
 
         /// Creates options.
         public init(
-            plugin: PluginProcess.Options, behaviour: HostBehaviour = .seed,
+            plugin: PluginLauncher, behaviour: HostBehaviour = .seed,
             serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10),
             scheduleSeed: UInt64? = nil, refreshBudget: VirtualTime? = nil,
             appStartsServiceAtLaunch: StartKeepaliveConfig? = nil
@@ -61,21 +62,6 @@ public final class SystemSimulation: @unchecked Sendable {
             self.serviceFactory = serviceFactory
             self.answerTimeout = answerTimeout
             self.scheduleSeed = scheduleSeed
-        }
-    }
-
-    /// Why a simulation step failed.
-    public enum SimulationError: Error, CustomStringConvertible {
-        /// The plugin left requests unanswered beyond the answer timeout.
-        case hung([String])
-        /// A call failed.
-        case host(HostError)
-
-        public var description: String {
-            switch self {
-            case .hung(let methods): "the plugin did not answer \(methods.joined(separator: ", ")) in time"
-            case .host(let e): e.description
-            }
         }
     }
 
@@ -103,7 +89,9 @@ public final class SystemSimulation: @unchecked Sendable {
 
     public let executor: ManualExecutor
     public let clock = VirtualHostClock()
-    /// The connection's client, not tied to a process (probes, OS controls).
+    /// The plugin end: owned by this simulation, or shared by one after another.
+    public let plugin: SimulationPlugin
+    /// The plugin's client, not tied to an app process (probes, OS controls).
     let baseClient: BackgroundServiceClient
     /// The current app process's client.
     public var client: BackgroundServiceClient { currentProcess.client }
@@ -122,23 +110,24 @@ public final class SystemSimulation: @unchecked Sendable {
     var pluginNow = VirtualTime.zero
 
     /// Starts the plugin, the manager and a session with events on.
-    public init(options: Options) throws(SimulationError) {
+    public convenience init(options: Options) throws(SimulationError) {
+        try self.init(options: options, plugin: SimulationPlugin(launcher: options.plugin))
+    }
+
+    /// Runs on a plugin that other simulations used before (one at a time): it is
+    /// reset first, so the run is the same as against a fresh one. End it with
+    /// ``detach()`` to leave the plugin running for the next.
+    public init(options: Options, plugin: SimulationPlugin) throws(SimulationError) {
         self.options = options
+        self.plugin = plugin
+        baseClient = plugin.client
         executor = ManualExecutor(scheduleSeed: options.scheduleSeed)
-        let relay = TapRelay()
-        do {
-            baseClient = try BackgroundServiceClient(
-                plugin: options.plugin,
-                options: PluginConnection.Options(
-                    tap: { relay.forward($0) }, stderrLine: { relay.forward(.stderr($0)) },
-                    completionHandoff: { relay.handoff($0, $1) }))
-        } catch {
-            throw .host(error)
-        }
-        relay.target = { [weak self] in self?.tapped($0) }
-        relay.handoffTarget = { [weak self] id, completion in
-            if let self { self.arrived(id, completion) } else { completion() }
-        }
+        try plugin.prepare(answerTimeout: options.answerTimeout)
+        plugin.relay.attach(
+            tap: { [weak self] in self?.tapped($0) },
+            handoff: { [weak self] id, completion in
+                if let self { self.arrived(id, completion) } else { completion() }
+            })
         info = try call(Initialize.self, .init(events: true), origin: .harness)
         let first = makeProcess(number: 1, cause: .user)
         shared.withLock { $0.processes = [first] }
@@ -175,7 +164,22 @@ public final class SystemSimulation: @unchecked Sendable {
     /// drained, so that no task is left waiting forever.
     @discardableResult
     public func close() -> ExitStatus {
-        let status = baseClient.connection.close(grace: .seconds(2))
+        let status = plugin.close()
+        drainHost()
+        plugin.relay.detach()
+        return status
+    }
+
+    /// Ends the run and leaves the plugin running for the next simulation: pending
+    /// calls fail, every suspended host task finishes, and nothing more reaches this one.
+    public func detach() {
+        plugin.interrupt()
+        drainHost()
+        plugin.relay.detach()
+    }
+
+    /// Lets every host task end: sleepers cancelled, arrived completions run, the executor drained.
+    private func drainHost() {
         clock.cancelAllSleepers()
         for _ in 0..<100_000 {
             let ready: [@Sendable () -> Void] = shared.withLock { s in
@@ -187,6 +191,5 @@ public final class SystemSimulation: @unchecked Sendable {
             clock.cancelAllSleepers()
             if ready.isEmpty, !executor.runNext() { break }
         }
-        return status
     }
 }
