@@ -59,6 +59,7 @@ public struct SystemCase: Sendable {
         let scenario = self.scenario
         let sim: SystemSimulation
         do throws(SystemSimulation.SimulationError) {
+            // (The refresh budget is the simulation's own under --os manual; under --os ios the OS keeps its own.)
             sim = try runner.simulation(
                 .init(
                     plugin: runner.launcher, behaviour: behaviour,
@@ -70,11 +71,13 @@ public struct SystemCase: Sendable {
                         return runs[index].service
                     },
                     races: scenario.races, blockingThreads: scenario.blockingThreads,
-                    refreshBudget: SystemCase.refreshBudget))
+                    refreshBudget: SystemCase.refreshBudget,
+                    appStartsServiceAtLaunch: scenario.restartAtLaunch ? scenario.config : nil))
         } catch {
             outcome.error = error.description
             return outcome
         }
+        let ios = sim.info.os == .ios
         defer { sim.detach() }
         let config = scenario.config
         var checker = InvariantChecker()
@@ -92,14 +95,26 @@ public struct SystemCase: Sendable {
             sim.appCommandAt = next?.isAppCommand == true ? action.end(from: sim.now) : nil
             do throws(SystemSimulation.SimulationError) {
                 let budgetBefore = sim.budgetExpirations.count
+                let relaunchesBefore = sim.relaunches.count
                 let expired =
                     [try perform(action, on: sim, config: config)].compactMap { $0 }
                     + sim.budgetExpirations[budgetBefore...]
                 let state = try sim.pluginState()
                 let status = try sim.hostValue { await $0.status }
-                let found = checker.check(
+                checker.process = sim.processes.count
+                var found = checker.check(
                     plugin: state, status: status, bridge: sim.manager.bridgeSnapshot,
                     serviceEvents: sim.serviceEventsSoFar, expired: expired)
+                if ios {
+                    let relaunches = Array(sim.relaunches.dropFirst(relaunchesBefore))
+                    let processes = sim.processes
+                    found += checker.checkIOS(
+                        plugin: state,
+                        lifecycle: .init(
+                            deadProcessCalls: sim.deadProcessCalls, relaunches: relaunches,
+                            startedARun: Dictionary(uniqueKeysWithValues: processes.map { ($0.number, $0.startedARun) }),
+                            process: processes.count))
+                }
                 record()
                 for v in found.sorted(by: { $0.invariant < $1.invariant })
                 where !outcome.violations.contains(where: { $0.violation.signature == v.signature }) {
@@ -116,8 +131,9 @@ public struct SystemCase: Sendable {
     }
 
     /// Variants one change simpler, to try while shrinking: one race order put back
-    /// to the first-named side, or a pool one thread smaller (down to 2: one leaked
-    /// thread and one held) or tokio's default instead of a smaller one.
+    /// to the first-named side, no service started at launch (`--os ios`), or a pool one
+    /// thread smaller (down to 2: one leaked thread and one held) or tokio's default
+    /// instead of a smaller one.
     public func simplerVariants() -> [SystemCase] {
         var variants: [SystemCase] = []
         for (race, sides) in scenario.races.choices.sorted(by: { $0.key < $1.key }) {
@@ -126,6 +142,12 @@ public struct SystemCase: Sendable {
                 c.scenario.races.choices[race]?[i] = .first
                 variants.append(c)
             }
+        }
+        // The app as its users write it: no start at launch.
+        if scenario.restartAtLaunch {
+            var c = self
+            c.scenario.restartAtLaunch = false
+            variants.append(c)
         }
         if scenario.blockingThreads < BlockingPool.tokioDefault {
             var c = self
@@ -209,6 +231,14 @@ public struct SystemCase: Sendable {
             try sim.advance(by: duration)
         case .conditions(let params):
             try sim.os(OSSetConditions.self, params)
+        case .iosConditions(let params):
+            try sim.os(method: OSSetConditions.name, params: params.json)
+        case .terminate(let reason):
+            try sim.os(OSTerminate.self, .init(reason: reason))
+        case .openApp:
+            try sim.os(OSOpenApp.self, EmptyParams())
+        case .policy(let update):
+            try sim.os(OSSetPolicy.self, update)
         }
         return nil
     }

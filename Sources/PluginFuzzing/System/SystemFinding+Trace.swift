@@ -83,6 +83,10 @@ extension SystemFuzzer.Finding {
 extension RaceRecord {
     /// `{"race": "listener-vs-completion", "run": 2, "order": "completion-first"}`.
     var json: JSONValue {
-        ["race": .string(race.rawValue), "run": run.map { .number(Int($0)) } ?? .null, "order": .string(order)]
+        var o: [String: JSONValue] = [
+            "race": .string(race.rawValue), "run": run.map { .number(Int($0)) } ?? .null, "order": .string(order),
+        ]
+        if process > 1 { o["process"] = .number(process) }
+        return .object(JSONObject(o))
     }
 }

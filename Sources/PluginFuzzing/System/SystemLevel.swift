@@ -13,8 +13,10 @@ struct SystemLevel: FuzzLevel {
 
     func generate(seed: UInt64) -> SystemCase {
         var g = SystemCaseGenerator(seed: seed)
-        let scenario = g.scenario()
-        return SystemCase(scenario: scenario, actions: g.actions(max: configuration.maxSteps))
+        var scenario = g.scenario()
+        let ios = configuration.os == .ios
+        if ios { g.ios(&scenario) }
+        return SystemCase(scenario: scenario, actions: g.actions(max: configuration.maxSteps, ios: ios))
     }
 
     func run(_ c: SystemCase, on runner: inout SystemCaseRunner) -> SystemCase.Outcome {

@@ -59,6 +59,8 @@ public struct SystemScenario: Sendable, Hashable {
     /// Which of `runs` each start gets, in order; past its end (or without it) the starts
     /// cycle through `runs`. A shrunk trace fixes it, so that each start keeps its service.
     public var serviceOrder: [Int]?
+    /// Under `--os ios`: whether the app's code starts the service at every launch.
+    public var restartAtLaunch = false
 
     /// The run the `n`th start (from 0) gets.
     func runIndex(start n: Int) -> Int {
@@ -77,7 +79,7 @@ public struct SystemScenario: Sendable, Hashable {
     }
 
     public var json: JSONValue {
-        [
+        var o: [String: JSONValue] = [
             "runs": .array(runs.map(\.json)), "safetyTimeout": .number(safetyTimeout),
             "processingSafetyTimeout": .number(processingSafetyTimeout),
             "listenerTimeout": .number(JSONNumber(Int64(clamping: listenerTimeout))),
@@ -88,6 +90,8 @@ public struct SystemScenario: Sendable, Hashable {
             ],
             "serviceOrder": serviceOrder.map { .array($0.map { .number($0) }) } ?? .null,
         ]
+        if restartAtLaunch { o["restartAtLaunch"] = true }
+        return .object(JSONObject(o))
     }
 
     public init(
@@ -124,5 +128,6 @@ public struct SystemScenario: Sendable, Hashable {
         self.init(
             runs: runs, safetyTimeout: s, processingSafetyTimeout: p, listenerTimeout: l, earliestMinutes: e,
             blockingThreads: threads, races: plan, serviceOrder: order)
+        restartAtLaunch = json["restartAtLaunch"]?.boolValue ?? false
     }
 }

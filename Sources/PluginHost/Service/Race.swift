@@ -85,23 +85,27 @@ public protocol RaceArbiter: Sendable {
     func passed(_ race: Race, _ side: Race.Side, run: UInt64)
 }
 
-/// One decided race: which side went first, in which run (nil: not tied to a run).
+/// One decided race: which side went first, in which run (nil: not tied to a run) of
+/// which app process (1 but under `--os ios`, where each process has its own Rust side).
 public struct RaceRecord: Sendable, Hashable, CustomStringConvertible {
     public let race: Race
     public let run: UInt64?
     public let first: Race.Side
+    public let process: Int
 
     /// Creates a record.
-    public init(race: Race, run: UInt64?, first: Race.Side) {
+    public init(race: Race, run: UInt64?, first: Race.Side, process: Int = 1) {
         self.race = race
         self.run = run
         self.first = first
+        self.process = process
     }
 
     /// `completion-first`.
     public var order: String { race.order(first) }
 
     public var description: String {
-        "race \(race.rawValue)\(run.map { " (run \($0))" } ?? ""): \(order)"
+        let whose = [process > 1 ? "process \(process)" : nil, run.map { "run \($0)" }].compactMap { $0 }
+        return "race \(race.rawValue)\(whose.isEmpty ? "" : " (" + whose.joined(separator: ", ") + ")"): \(order)"
     }
 }

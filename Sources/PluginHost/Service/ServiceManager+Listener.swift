@@ -20,7 +20,7 @@ extension ServiceManager {
 
         var request: RequestID? { state.withLock { $0.request } }
 
-        func written(_ id: RequestID) { state.withLock { $0.request = id } }
+        func written(_ id: RequestID?) { state.withLock { $0.request = id } }
 
         /// The closure returned; true when its listener had given up on it.
         func finish(_ result: Result<JSONValue, HostError>) -> Bool {

@@ -100,7 +100,7 @@ public actor ServiceManager {
         self.factory = factory
         self.configuration = configuration
         self.executor = configuration.executor ?? QueueExecutor(label: "plugin-host.service-manager")
-        self.bridge = TauriBridge(connection: client.connection)
+        self.bridge = TauriBridge(client: client)
         self.pool = BlockingPool(capacity: configuration.blockingThreads)
     }
 

@@ -31,11 +31,15 @@ public final class TauriBridge: Sendable {
     }
 
     let connection: PluginConnection
+    /// The app process whose Rust side this is: once it has ended, every call is refused
+    /// with `terminated` and nothing is written.
+    let lifetime: ProcessLifetime?
     private let inProgress = Mutex<[Call]>([])
 
-    /// A bridge over `connection`.
-    public init(connection: PluginConnection) {
-        self.connection = connection
+    /// A bridge over `client`'s connection, for its app process.
+    public init(client: BackgroundServiceClient) {
+        connection = client.connection
+        lifetime = client.lifetime
     }
 
     /// Every call whose answer has not come yet, oldest first.
@@ -43,8 +47,8 @@ public final class TauriBridge: Sendable {
 
     /// An invoke written, and the answer its thread waits for.
     public struct Pending: Sendable {
-        /// The invoke's request id.
-        public let request: RequestID
+        /// The invoke's request id (nil: refused before it was written).
+        public let request: RequestID?
         /// Filled when the plugin answers (or the connection fails).
         public let answer: OneShot<Result<JSONValue, HostError>>
     }
@@ -52,6 +56,10 @@ public final class TauriBridge: Sendable {
     /// Writes the invoke now (before returning) and gives what its thread waits for.
     public func send(_ method: String, params: JSONValue?, run: UInt64, poolThread: Int? = nil) -> Pending {
         let answer = OneShot<Result<JSONValue, HostError>>()
+        if let lifetime, lifetime.isEnded {
+            answer.fill(.failure(ProcessLifetime.terminated))
+            return Pending(request: nil, answer: answer)
+        }
         let pending = Mutex<RequestID?>(nil)
         let id = connection.start(method: method, params: params, timeout: nil) { [self] result in
             // Runs at once when the write itself failed: the id is not known yet then.

@@ -15,7 +15,7 @@ import Synchronization
 /// ```swift
 /// let races = SimulationRaces(plan: RacePlan(seed: 7)) { record in print(record) }
 /// ```
-final class SimulationRaces: RaceArbiter {
+final class SimulationRaces: Sendable {
     private enum Gate {
         /// Waiting: for the other side to arrive (`afterPartner` false), or to pass.
         case parked(CheckedContinuation<Void, Never>, sequence: UInt64, afterPartner: Bool)
@@ -26,6 +26,7 @@ final class SimulationRaces: RaceArbiter {
     private struct Key: Hashable {
         let race: Race
         let run: UInt64
+        let process: Int
     }
 
     private struct AppWait {
@@ -38,7 +39,7 @@ final class SimulationRaces: RaceArbiter {
     private struct State {
         var drawer: RaceDrawer
         var gates: [Key: [Race.Side: Gate]] = [:]
-        var app: [UInt64: AppWait] = [:]
+        var app: [Key: AppWait] = [:]
         var records: [RaceRecord] = []
         var sequence: UInt64 = 0
     }
@@ -61,20 +62,23 @@ final class SimulationRaces: RaceArbiter {
     /// Every decision so far, in order.
     var records: [RaceRecord] { state.withLock { $0.records } }
 
-    func arrive(_ race: Race, _ side: Race.Side, run: UInt64) async {
+    /// The arbiter for app process `process`'s Rust side (its runs are numbered from 1).
+    func arbiter(process: Int) -> any RaceArbiter { ProcessRaces(races: self, process: process) }
+
+    func arrive(_ race: Race, _ side: Race.Side, run: UInt64, process: Int) async {
         if race == .runEndVsApp {
             guard appCommandDue() else { return }
             await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
                 state.withLock { s in
                     s.sequence += 1
-                    s.app[run] = AppWait(continuation: c, sequence: s.sequence)
+                    s.app[Key(race: race, run: run, process: process)] = AppWait(continuation: c, sequence: s.sequence)
                 }
             }
             return
         }
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let (go, record) = state.withLock { s -> (CheckedContinuation<Void, Never>?, RaceRecord?) in
-                let key = Key(race: race, run: run)
+                let key = Key(race: race, run: run, process: process)
                 var gate = s.gates[key] ?? [:]
                 s.sequence += 1
                 defer { s.gates[key] = gate }
@@ -87,7 +91,7 @@ final class SimulationRaces: RaceArbiter {
                     return (nil, nil)
                 case .parked(let other, let sequence, _)?:
                     let first = s.drawer.next(race)
-                    let record = RaceRecord(race: race, run: run, first: first)
+                    let record = RaceRecord(race: race, run: run, first: first, process: process)
                     s.records.append(record)
                     if first == side {
                         gate[side] = .going
@@ -107,10 +111,10 @@ final class SimulationRaces: RaceArbiter {
         }
     }
 
-    func passed(_ race: Race, _ side: Race.Side, run: UInt64) {
+    func passed(_ race: Race, _ side: Race.Side, run: UInt64, process: Int) {
         guard race != .runEndVsApp else { return }
         let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
-            let key = Key(race: race, run: run)
+            let key = Key(race: race, run: run, process: process)
             var gate = s.gates[key] ?? [:]
             gate[side] = .passed
             var next: CheckedContinuation<Void, Never>?
@@ -140,14 +144,17 @@ final class SimulationRaces: RaceArbiter {
     func decideForApp() -> Bool {
         let (go, record) = state.withLock { s -> (CheckedContinuation<Void, Never>?, RaceRecord?) in
             let undecided = s.app.filter { !$0.value.afterApp }
-            guard let (run, wait) = undecided.min(by: { $0.value.sequence < $1.value.sequence }) else { return (nil, nil) }
-            let record = RaceRecord(race: .runEndVsApp, run: run, first: s.drawer.next(.runEndVsApp))
+            guard let (key, wait) = undecided.min(by: { $0.value.sequence < $1.value.sequence }) else {
+                return (nil, nil)
+            }
+            let record = RaceRecord(
+                race: .runEndVsApp, run: key.run, first: s.drawer.next(.runEndVsApp), process: key.process)
             s.records.append(record)
             if record.first == .first {
-                s.app[run] = nil
+                s.app[key] = nil
                 return (wait.continuation, record)
             }
-            s.app[run]?.afterApp = true
+            s.app[key]?.afterApp = true
             return (nil, record)
         }
         if let record { decided(record) }
@@ -190,5 +197,19 @@ final class SimulationRaces: RaceArbiter {
         }
         next?.resume()
         return next != nil
+    }
+}
+
+/// One app process's view of the simulation's races.
+struct ProcessRaces: RaceArbiter {
+    let races: SimulationRaces
+    let process: Int
+
+    func arrive(_ race: Race, _ side: Race.Side, run: UInt64) async {
+        await races.arrive(race, side, run: run, process: process)
+    }
+
+    func passed(_ race: Race, _ side: Race.Side, run: UInt64) {
+        races.passed(race, side, run: run, process: process)
     }
 }

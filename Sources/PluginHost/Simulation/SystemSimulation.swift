@@ -44,17 +44,24 @@ public final class SystemSimulation: @unchecked Sendable {
         /// The Rust side's blocking pool size (tokio's default 512).
         public var blockingThreads: Int
         /// When set, the emulated OS expires an app-refresh task this long after its
-        /// launch if it is still running, as iOS does (about 30 s).
+        /// launch if it is still running, as iOS does (about 30 s). Ignored under
+        /// `--os ios`, whose OS keeps its own budgets.
         public var refreshBudget: VirtualTime?
+        /// Under `--os ios`: whether the app's own code starts the service at every
+        /// launch of the app (with this config), or not (nil, the default: the plugin's
+        /// iOS side has no auto-restart, and its users start the service from app code,
+        /// so a new process's service manager stays idle). See docs/host.md.
+        public var appStartsServiceAtLaunch: StartKeepaliveConfig?
 
         /// Creates options.
         public init(
             plugin: PluginLauncher, behaviour: HostBehaviour = .seed,
             serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10),
             races: RacePlan = RacePlan(), blockingThreads: Int = BlockingPool.tokioDefault,
-            refreshBudget: VirtualTime? = nil
+            refreshBudget: VirtualTime? = nil, appStartsServiceAtLaunch: StartKeepaliveConfig? = nil
         ) {
             self.refreshBudget = refreshBudget
+            self.appStartsServiceAtLaunch = appStartsServiceAtLaunch
             self.plugin = plugin
             self.behaviour = behaviour
             self.serviceFactory = serviceFactory
@@ -76,14 +83,28 @@ public final class SystemSimulation: @unchecked Sendable {
         /// The time entries are stamped with: the host clock, or during a plugin
         /// time step the time the step goes to (everything in it happens then).
         var stamp = VirtualTime.zero
+        /// App processes, the first one first; the last is the current one.
+        var processes: [HostAppProcess] = []
+        /// Which process wrote each host call.
+        var callOwner: [RequestID: Int] = [:]
+        var terminations: [AppTermination] = []
+        var relaunches: [AppRelaunch] = []
+        /// A service was running when a process ended and no process has started one since.
+        var serviceMeantToRun = false
     }
 
     public let executor: ManualExecutor
     public let clock = VirtualHostClock()
     /// The plugin end: owned by this simulation, or shared by one after another.
     public let plugin: SimulationPlugin
-    public let client: BackgroundServiceClient
-    public let manager: ServiceManager
+    /// The plugin's client, not tied to an app process (probes, OS controls).
+    let baseClient: BackgroundServiceClient
+    /// The current app process's client.
+    public var client: BackgroundServiceClient { currentProcess.client }
+    /// The current app process's service manager.
+    public var manager: ServiceManager { currentProcess.manager }
+    /// The current app process.
+    public var currentProcess: HostAppProcess { shared.withLock { $0.processes.last! } }
     let races: SimulationRaces
     private let appCommandSlot: AppCommandSlot
     /// What the plugin said about itself.
@@ -107,22 +128,15 @@ public final class SystemSimulation: @unchecked Sendable {
     public init(options: Options, plugin: SimulationPlugin) throws(SimulationError) {
         self.options = options
         self.plugin = plugin
-        client = plugin.client
+        baseClient = plugin.client
         executor = ManualExecutor()
-        let sink = ServiceEventSink()
+        let notes = ServiceEventSink()
         let (clock, appCommand) = (self.clock, AppCommandSlot())
         races = SimulationRaces(
             plan: options.races, appCommandDue: { appCommand.time.withLock { $0 } == clock.now },
-            decided: { sink.note($0.description) })
+            decided: { notes.note($0.description) })
         appCommandSlot = appCommand
-        manager = ServiceManager(
-            client: client, factory: options.serviceFactory,
-            configuration: .init(
-                behaviour: options.behaviour, clock: clock, executor: executor,
-                onEvent: { sink.forward($0) }, log: { sink.note("log: \($0)") },
-                blockingThreads: options.blockingThreads, races: races))
-        sink.target = { [weak self] in self?.append(.service($0)) }
-        sink.noteTarget = { [weak self] in self?.append(.note($0)) }
+        notes.noteTarget = { [weak self] in self?.append(.note($0)) }
         try plugin.prepare(answerTimeout: options.answerTimeout)
         plugin.relay.attach(
             tap: { [weak self] in self?.tapped($0) },
@@ -130,6 +144,8 @@ public final class SystemSimulation: @unchecked Sendable {
                 if let self { self.arrived(id, completion) } else { completion() }
             })
         info = try call(Initialize.self, .init(events: true), origin: .harness)
+        let first = makeProcess(number: 1, cause: .user)
+        shared.withLock { $0.processes = [first] }
     }
 
     /// The refresh task's identifier.
