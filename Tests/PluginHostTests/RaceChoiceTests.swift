@@ -116,7 +116,8 @@ struct RaceChoiceTests {
             } else {
                 // The app's start lands between run 1's completeBgTask and its cleanup.
                 #expect(refused, "a start while the completion is in flight fails")
-                #expect(try sim.status() == ServiceStatus(state: .stopped, lastError: nil, generation: 1, isRunning: false))
+                let after = try sim.status()
+                #expect(after == ServiceStatus(state: .stopped, lastError: nil, generation: 1, isRunning: false))
             }
             try expectReplays(sim, runSeconds: 5, script: script)
         }

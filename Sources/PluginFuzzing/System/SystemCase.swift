@@ -108,11 +108,11 @@ public struct SystemCase: Sendable {
                 if ios {
                     let relaunches = Array(sim.relaunches.dropFirst(relaunchesBefore))
                     let processes = sim.processes
+                    let started = Dictionary(uniqueKeysWithValues: processes.map { ($0.number, $0.startedARun) })
                     found += checker.checkIOS(
                         plugin: state,
                         lifecycle: .init(
-                            deadProcessCalls: sim.deadProcessCalls, relaunches: relaunches,
-                            startedARun: Dictionary(uniqueKeysWithValues: processes.map { ($0.number, $0.startedARun) }),
+                            deadProcessCalls: sim.deadProcessCalls, relaunches: relaunches, startedARun: started,
                             process: processes.count))
                 }
                 record()
