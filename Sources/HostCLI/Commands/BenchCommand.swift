@@ -60,6 +60,7 @@ enum BenchCommand {
             HostCLI.diagnose("bench: no executable plugin at \(settings.plugin)")
             return 1
         }
+        if let checked = HostCLI.stopAfterCheckingArguments("bench") { return checked }
         if settings.placement != .free, !ProcReader.pinToCPU(0) {
             HostCLI.diagnose("bench: sched_setaffinity failed; the scheduler places the processes")
             settings.placement = .free

@@ -97,6 +97,7 @@ enum FuzzCommand {
             HostCLI.diagnose("fuzz: no executable plugin at \(settings.plugin) (build it with swift build, or pass --plugin)")
             return 1
         }
+        if let checked = HostCLI.stopAfterCheckingArguments("fuzz") { return checked }
         let limit = settings.runs.map { "\($0) cases" } ?? "\(settings.seconds) s"
         HostCLI.diagnose("fuzz: level \(settings.level), profile \(settings.profile.rawValue), seed \(settings.seed), \(limit), \(settings.jobs) job(s), plugin \(settings.plugin)")
         switch (settings.level, settings.exhaustive) {
