@@ -22,8 +22,8 @@ final class Dispatcher {
     let mode: DispatchMode
     /// The decisions' source.
     private(set) var schedule: DispatchSchedule
-    private var ipc: [StepJob] = []
-    private var main: [() -> Void] = []
+    private var ipc = JobQueue<StepJob>()
+    private var main = JobQueue<() -> Void>()
     /// The queue whose code runs now (nil outside any job).
     private(set) var current: DispatchQueueName?
     /// The step running now: which seed method and statement let go of a dropped invoke.
@@ -127,7 +127,7 @@ final class Dispatcher {
 
     /// One step of the `ipc` queue's head job (or all of them).
     private func runIPC(toEnd: Bool) {
-        let job = ipc[0]
+        guard let job = ipc.first else { return }
         within(.ipc) {
             if mode == .serial { return execute(job, toEnd: true) }
             execute(job)

@@ -62,7 +62,7 @@ extension PluginEngine {
         }
         // Most invokes are answered before the handler returns; only those still
         // unanswered (a stored waitForCancel, or any job of a batch not run yet) are pending.
-        if let id, !invoke.isAnswered { pendingIDs.append(id) }
+        if let id, !invoke.isAnswered { pendingIDs.insert(id) }
     }
 
     private static let seedInvokes: Set = [
@@ -81,7 +81,7 @@ extension PluginEngine {
         var route = Invoke.Route(
             deliver: { outcome in
                 guard let engine = handle.engine else { return }
-                if tracksPending, let i = engine.pendingIDs.firstIndex(of: id) { engine.pendingIDs.remove(at: i) }
+                if tracksPending { engine.pendingIDs.remove(id) }
                 if outcome == nil { engine.invokeDropped(id: id) }
                 let response = outcome.map { Response(id: id, outcome: $0) }
                 if let batch, let slot {
@@ -107,21 +107,24 @@ extension PluginEngine {
         })
     }
 
-    /// A stored `waitForCancel` released without an answer. Let go of by `waitForCancel`
-    /// itself, it was superseded (the seed's single-pending rule under `--profile seed`); let go
-    /// of by another method's statement (`cleanup()`'s `pendingCancelInvoke = nil` after a race
-    /// between the queues), it is lost: nobody will answer it, its caller waits forever.
+    /// An invoke released without an answer. A stored `waitForCancel` let go of by
+    /// `waitForCancel` itself was superseded (the seed's single-pending rule under `--profile
+    /// seed`): a plain drop. Anything else is lost, nobody will answer it and its caller waits
+    /// forever: a `waitForCancel` let go of by another method's statement (`cleanup()`'s
+    /// `pendingCancelInvoke = nil` after a race between the queues), or any invoke released
+    /// outside a statement (a job lost on its way to the app): `invoke.never-answered`.
     fileprivate func invokeDropped(id: RequestID) {
         world.events.counters.dropped = (world.events.counters.dropped ?? 0) + 1
-        guard let step = dispatcher.currentStep, step.program != WaitForCancel.name else {
+        let step = dispatcher.currentStep
+        if let step, step.program == WaitForCancel.name {
             log(
                 "request \(id) was dropped without an answer "
                     + "(the seed replaces a pending waitForCancel without answering it)")
             return
         }
-        world.events.violation(
-            rule: "invoke.never-answered",
-            detail: "waitForCancel request \(id) was let go of without an answer by \(step.program) "
-                + "at \"\(step.label)\"; its caller waits forever")
+        // Only `waitForCancel` is stored, so a statement can only let go of a waitForCancel.
+        let what = step.map { "waitForCancel request \(id) was let go of without an answer by \($0.program) "
+            + "at \"\($0.label)\"" } ?? "request \(id) was let go of without an answer outside any statement"
+        world.events.violation(rule: "invoke.never-answered", detail: what + "; its caller waits forever")
     }
 }
