@@ -80,7 +80,7 @@ extension EmulatedOS {
             let spacing = VirtualTime.nanoseconds(fromSeconds: ios.policy.minLaunchSpacingSecs) ?? 0
             wait(.rateLimit, until: last.adding(nanoseconds: spacing),
                  "launched \(now.subtracting(last).decimalSeconds) s ago; "
-                    + "at least \(JSONNumber(ios.policy.minLaunchSpacingSecs)) s between its launches")
+                    + "at least \(IOSPolicy.secondsJSON(ios.policy.minLaunchSpacingSecs)) s between its launches")
         }
         let affordable = ios.energy.affordableAt(now)
         wait(.energyBudget, until: affordable, "energy budget exhausted until \(clockText(affordable))")

@@ -173,6 +173,20 @@ struct DispatchModelTests {
         #expect(serial.last == ok(6, #"{"decisions":0,"dispatch":"serial","taken":[],"unused":1}"#))
     }
 
+    /// A bad `plugin/dispatchSchedule` param is -32602 naming the member, what it may be (the
+    /// seed's range, the queue names) and what it was.
+    @Test(arguments: [
+        (#"{"seed":18446744073709551615}"#, #"\"seed\" must be an integer from 0 to 9223372036854775807, got 18446744073709551615"#),
+        (#"{"seed":-1}"#, #"\"seed\" must be an integer from 0 to 9223372036854775807, got -1"#),
+        (#"{"seed":1.5}"#, #"\"seed\" must be an integer from 0 to 9223372036854775807, got 1.5"#),
+        (#"{"choices":["ipc","x"]}"#, #"\"choices[1]\" must be \"ipc\" or \"main\", got \"x\""#),
+        (#"{"choices":"ipc"}"#, #"\"choices\" must be an array of queue names, got string"#),
+    ])
+    func scheduleParamErrorsNameWhatIsAllowed(params: String, message: String) throws {
+        let lines = try Plugin.lines(["--dispatch", "tauri"], [req(1, "plugin/dispatchSchedule", params)])
+        #expect(lines == [failure(1, -32602, "Invalid params: " + message)])
+    }
+
     /// `plugin/reset` starts the PRNG over: the same case after a reset gives the same bytes
     /// as in a fresh process (what a fuzzer reusing one process needs).
     @Test func resetReseeds() throws {
