@@ -38,13 +38,20 @@ extension OpenRPCDocument {
                 required: ["backgroundRefreshStatus", "externalPower", "networkConnected", "autoLaunch"],
                 "The emulated device's conditions; defaults available, false, true, false (autoLaunch true under "
                     + "--os ios, which adds batteryLevel, lowPowerMode and deviceInUse)."),
-            "IdentifierParams": object(
-                ["identifier": ["type": "string"]], required: ["identifier"], "Names one task identifier."),
             "InvokeRejectedData": object(
                 ["reason": ref("RejectReason")], required: ["reason"], "error.data of -32000 InvokeRejected."),
             "SchedulerErrorData": object(
                 ["scheduler": ref("SchedulerErrorKind")], required: ["scheduler"],
                 "error.data of -32001 SchedulerError."),
+            "InvalidStateData": [
+                "anyOf": [
+                    ["type": "null"],
+                    object(
+                        ["now": ref("Instant")], required: ["now"],
+                        "os/advanceTime stopped at its bound: the clock's time when it stopped."),
+                ],
+                "description": "error.data of -32002 InvalidState: absent, except for a bounded os/advanceTime.",
+            ],
         ]
     }
 
