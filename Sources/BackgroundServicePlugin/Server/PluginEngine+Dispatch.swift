@@ -34,7 +34,8 @@ extension PluginEngine {
             ?? (answersNotifications ? makeRoute(id: .null, batch: batch, tracksPending: false) : silentRoute)
         guard let handler = handlers[method] else {
             log("unknown method \"\(method)\"")
-            route.deliver(.failure(.methodNotFound(method)))
+            let suggestion = MethodRegistry.suggestion(for: method, os: options.osMode)
+            route.deliver(.failure(.methodNotFound(method, suggestion: suggestion)))
             return
         }
         var args = params ?? .object([:])
