@@ -137,6 +137,19 @@ struct DispatchModelTests {
         #expect(reply.contains(#""code":-32002"#) && reply.contains("is not running"))
     }
 
+    /// `rpc.discover` is a barrier too (every method that is neither an invoke nor an `os/`
+    /// control is): whatever the schedule, `completeBgTask` runs to its end before it, and the
+    /// `os/expire` after it finds no task.
+    @Test func discoveryIsABarrier() throws {
+        let setup = [req(1, "startKeepalive"), launch(2, refreshID)]
+        let batch = "[\(req(3, "completeBgTask")),\(req(4, "rpc.discover")),\(expire(5, refreshID))]"
+        let outcomes = try Dispatching.allSchedules(setup: setup, batch: batch, try Dispatching.options())
+        for outcome in outcomes {
+            let reply = try #require(outcome.lines.last.flatMap(Replies.json)?.arrayValue)
+            #expect(reply.count == 3 && reply.last?["error"]?["code"] == -32002, "\(outcome.choices)")
+        }
+    }
+
     /// Under `tauri` a batch's requests are all in flight until the batch has run: a second
     /// request with the same id is a duplicate pending id (-32600). Under `serial` the first is
     /// answered before the second is read.
