@@ -47,7 +47,9 @@ public struct PluginOptions: Sendable, Equatable {
 
     /// A bad command line: the message goes to stderr with the usage, exit 64.
     public struct UsageError: Error, Equatable, CustomStringConvertible {
+        /// The reason, for stderr.
         public let description: String
+        /// A usage error with its reason.
         public init(_ description: String) { self.description = description }
     }
 

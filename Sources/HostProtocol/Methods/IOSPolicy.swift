@@ -8,6 +8,7 @@ public struct IOSPolicy: JSONCodable, Hashable {
     public var refreshEarlyExpiryChance: Double
     /// The early budget's range, drawn uniformly per launch (default 2 to 5: field reports).
     public var refreshEarlyExpiryMinSecs: Double
+    /// The early budget's upper end, seconds (default 5).
     public var refreshEarlyExpiryMaxSecs: Double
     /// A processing task's runtime budget (default 600: "minutes").
     public var processingBudgetSecs: Double
@@ -17,8 +18,11 @@ public struct IOSPolicy: JSONCodable, Hashable {
     /// The system's delay after `earliestBeginDate`, drawn uniformly per submission
     /// (defaults: refresh 0 to 1800, processing 0 to 3600).
     public var refreshDelayMinSecs: Double
+    /// The refresh delay's upper end, seconds (default 1800).
     public var refreshDelayMaxSecs: Double
+    /// The processing delay's lower end, seconds (default 0).
     public var processingDelayMinSecs: Double
+    /// The processing delay's upper end, seconds (default 3600).
     public var processingDelayMaxSecs: Double
     /// Background launches the daily energy budget holds; it refills evenly over 24 h
     /// and each launch spends one (default 12).
@@ -123,8 +127,11 @@ public struct IOSPolicy: JSONCodable, Hashable {
     public struct Update: JSONCodable, Hashable {
         /// The duration members given, by wire name.
         public var seconds: [String: Double] = [:]
+        /// The new `refreshEarlyExpiryChance`, if given.
         public var refreshEarlyExpiryChance: Double?
+        /// The new `energyBudgetLaunches`, if given.
         public var energyBudgetLaunches: Int?
+        /// The new `pluginLoadsLate`, if given.
         public var pluginLoadsLate: Bool?
 
         /// Creates an update.

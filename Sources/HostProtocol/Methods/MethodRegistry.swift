@@ -5,7 +5,9 @@
 public enum MethodRegistry {
     /// A method's name and kind, without its types.
     public struct Entry: Sendable, Hashable {
+        /// The method string on the wire.
         public let name: String
+        /// Invoke, session method or `os/` control.
         public let kind: MethodKind
         /// True for this implementation's extensions (not in the contract).
         public let isExtension: Bool
