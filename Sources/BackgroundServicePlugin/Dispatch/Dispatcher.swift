@@ -47,6 +47,14 @@ final class Dispatcher {
     /// `DispatchQueue(label: "ipc").async`: Tauri calling an `@objc` method.
     func asyncIPC(_ job: StepJob) {
         guard !job.isFinished else { return }
+        guard interleaving || draining || !ipc.isEmpty || !main.isEmpty else {
+            // Nothing queued and nothing to interleave with: run it now, as `drain()` would,
+            // without queueing it (the path of every invoke under `serial`), then what it queued.
+            draining = true
+            within(.ipc) { runToEnd(job) }
+            draining = false
+            return drain()
+        }
         ipc.append(job)
         if !interleaving { drain() }
     }
@@ -129,11 +137,16 @@ final class Dispatcher {
     private func runIPC(toEnd: Bool) {
         guard let job = ipc.first else { return }
         within(.ipc) {
-            if mode == .serial { return execute(job, toEnd: true) }
+            if toEnd { return runToEnd(job) }
             execute(job)
-            while toEnd, !job.isFinished { execute(job) }
         }
         if job.isFinished { ipc.removeFirst() }
+    }
+
+    /// Runs `job` to its end: at once under `serial`, step by step under `tauri`.
+    private func runToEnd(_ job: StepJob) {
+        if mode == .serial { return execute(job, toEnd: true) }
+        while !job.isFinished { execute(job) }
     }
 
     /// Runs one step of `job` (or, under `serial`, all of them at once, without a cursor).

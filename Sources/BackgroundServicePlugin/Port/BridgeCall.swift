@@ -11,25 +11,24 @@ import HostProtocol
 /// running"). Finding the process and the method's first statement are one step.
 ///
 /// ```swift
-/// let call = BridgeCall(invoke, in: { world.os.app.isRunning ? world.plugin : nil }) { $0.completeBgTask }
+/// let call = BridgeCall(invoke, on: world.os) { $0.completeBgTask }
 /// dispatcher.asyncIPC(call)
 /// ```
 final class BridgeCall: StepJob {
     private let invoke: Invoke
-    private let process: () -> BackgroundServicePlugin?
+    /// The device, whose current process the call finds. (It outlives every process; only
+    /// `plugin/reset` replaces it, and a reset is a barrier: no call is queued across one.)
+    private let os: EmulatedOS
     private let method: (BackgroundServicePlugin) -> StepProgram<PortFrame>
     /// The method's run in the process found at the first step.
     private var run: PortRun?
     private var refused = false
 
-    /// A call of `method` for `invoke`, into the plugin `process` returns when the job starts
-    /// (nil: the app is not running).
-    init(
-        _ invoke: Invoke, in process: @escaping () -> BackgroundServicePlugin?,
-        _ method: @escaping (BackgroundServicePlugin) -> StepProgram<PortFrame>
-    ) {
+    /// A call of `method` for `invoke`, into the plugin of `os`'s app process when the job
+    /// starts.
+    init(_ invoke: Invoke, on os: EmulatedOS, _ method: @escaping (BackgroundServicePlugin) -> StepProgram<PortFrame>) {
         self.invoke = invoke
-        self.process = process
+        self.os = os
         self.method = method
     }
 
@@ -45,7 +44,7 @@ final class BridgeCall: StepJob {
     private func started() -> PortRun? {
         if let run { return run }
         guard !refused else { return nil }
-        guard let plugin = process() else {
+        guard os.app.isRunning, let plugin = os.app.plugin else {
             refused = true
             invoke.reject(RPCError.appNotRunning)
             return nil

@@ -75,12 +75,9 @@ extension PluginEngine {
     private func seedInvoke<M: RPCMethod>(
         _: M.Type, _ program: @escaping (BackgroundServicePlugin) -> StepProgram<PortFrame>
     ) {
-        let process = { [unowned self] () -> BackgroundServicePlugin? in
-            self.world.os.app.isRunning ? self.world.plugin : nil
-        }
         handlers[M.name] = { [unowned self] invoke in
             BackgroundServicePlugin.perform(
-                BridgeCall(invoke, in: process, program), profile: self.options.profile, on: self.dispatcher)
+                BridgeCall(invoke, on: self.world.os, program), profile: self.options.profile, on: self.dispatcher)
         }
     }
 
