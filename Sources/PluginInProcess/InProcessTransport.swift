@@ -90,11 +90,13 @@ public final class InProcessTransport: PluginTransport {
 
     public func receive(into buffer: UnsafeMutableRawBufferPointer) -> Int { output.take(into: buffer) }
 
+    /// Ends the engine's input as a closed stdin does: the engine answers what the end
+    /// completes (a last request without its newline) or cuts off (`-32700`), that
+    /// output is moved out, and only then the output ends with status 0.
     public func closeInput() {
-        try? step { engine in
-            engine.endOfInput()
-            output.end(.exited(0))
-        }
+        try? step { $0.endOfInput() }
+        engine.withLock { _ in output.end(.exited(0)) }
+        clock?.stop()
     }
 
     public func terminate() {
