@@ -10,7 +10,9 @@ import Testing
 @Suite("In-process end of input")
 struct InProcessEndOfInputTests {
     /// Everything a plugin writes for `input` followed by a closed input, and how it ended.
-    func output(of launcher: PluginLauncher, for input: String) throws -> (bytes: [UInt8], status: PluginHost.ExitStatus?) {
+    func output(of launcher: PluginLauncher, for input: String) throws
+        -> (bytes: [UInt8], status: PluginHost.ExitStatus?)
+    {
         let transport = try launcher.start(stderrLine: { _ in })
         try transport.send(Array(input.utf8))
         transport.closeInput()
