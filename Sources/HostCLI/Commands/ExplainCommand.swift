@@ -14,7 +14,9 @@ enum ExplainCommand {
         stays pending as in a real host. At any point a line `explain` (or `explain ID`)
         prints, for every identifier (or ID), its status, every reason it is not running
         now and when it could next run; at the end of the input the same is printed once
-        more. Lines that are blank or start with `#` are skipped.
+        more, unless the session ended with `shutdown`. Lines that are blank or start
+        with `#` are skipped. Batches (JSON arrays) are not accepted: send their members
+        one line each.
 
         Example script:
           {"jsonrpc":"2.0","id":1,"method":"startKeepalive"}
@@ -109,7 +111,8 @@ enum ExplainCommand {
                 failed = true
             }
         }
-        if !report(nil) { return 1 }
+        // After a clean `shutdown` there is no plugin left to ask: no final report.
+        if !session.hasShutDown, !report(nil) { return 1 }
         return failed ? 1 : 0
     }
 }
