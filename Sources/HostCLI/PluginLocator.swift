@@ -14,11 +14,12 @@ public enum PluginLocator {
         return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.deletingLastPathComponent()
     }
 
-    /// The path to use: `explicit` when given (made absolute), else the default beside this binary.
-    public static func resolve(_ explicit: String?) -> String {
+    /// The path to use: `explicit` when given (made absolute), else `name` (the
+    /// plugin by default) beside this binary.
+    public static func resolve(_ explicit: String?, default name: String = binaryName) -> String {
         if let explicit {
             return URL(fileURLWithPath: explicit, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL.path
         }
-        return executableDirectory.appendingPathComponent(binaryName).path
+        return executableDirectory.appendingPathComponent(name).path
     }
 }

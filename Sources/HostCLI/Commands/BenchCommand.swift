@@ -9,16 +9,19 @@ enum BenchCommand {
     static let usage = """
         usage: plugin-host bench [options]
 
-        Measures, in one run: the floor (a raw byte echo of a request-sized line between
-        the same two binaries), sequential invoke round trips (cancelCancelListener with
-        nothing pending, completeBgTask) through the blocking and the async API, pipelined
-        throughput with 1, 16 and 256 invokes in flight, startup (spawn to the initialize
-        reply), the plugin's memory after 10,000 and 1,000,000 invokes, and plugin-level
-        fuzzing speed. Prints a table with each latency's ratio to the floor and the targets.
+        Measures, in one run: two floors, a C pipe echo (bench-floor: two C processes
+        placed like host and plugin) and a Swift echo (the plugin binary's --echo), of a
+        request-sized line; sequential invoke round trips (cancelCancelListener with
+        nothing pending, completeBgTask) through the blocking and the async API; pipelined
+        throughput with 1, 16 and 256 in flight, floors and invokes; startup (spawn to the
+        initialize reply); the plugin's memory after 10,000 and 1,000,000 invokes; and
+        plugin-level fuzzing speed. Floors and invokes run in interleaved blocks; every
+        latency and throughput is printed as a ratio to both floors, with the targets.
         Build with -c release for meaningful figures.
 
         options:
           --plugin PATH        plugin binary (default: background-service-plugin beside plugin-host)
+          --c-floor PATH       the C floor's program (default: bench-floor beside plugin-host)
           --pin                both processes on CPU 0 (sched_setaffinity)
           --free               let the scheduler place them (figures may be bimodal)
                                (default: the host on CPU 0, the plugin on CPU 1)
@@ -34,13 +37,17 @@ enum BenchCommand {
         var settings: BenchRunner.Settings
         var fuzzSeconds = 10.0
         do throws(Arguments.UsageError) {
-            args = try Arguments(arguments, options: ["--plugin", "--calls", "--fuzz-seconds"], flags: ["--help", "--pin", "--free", "--json", "--quick"])
+            args = try Arguments(
+                arguments, options: ["--plugin", "--c-floor", "--calls", "--fuzz-seconds"],
+                flags: ["--help", "--pin", "--free", "--json", "--quick"])
             if args.has("--help") {
                 print(usage)
                 return 0
             }
             guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
-            settings = BenchRunner.Settings(plugin: PluginLocator.resolve(args.value("--plugin")))
+            settings = BenchRunner.Settings(
+                plugin: PluginLocator.resolve(args.value("--plugin")),
+                cFloor: PluginLocator.resolve(args.value("--c-floor"), default: "bench-floor"))
             if args.has("--quick") {
                 settings.calls = 500
                 settings.warmup = 100
@@ -60,6 +67,10 @@ enum BenchCommand {
             HostCLI.diagnose("bench: no executable plugin at \(settings.plugin)")
             return 1
         }
+        guard FileManager.default.isExecutableFile(atPath: settings.cFloor) else {
+            HostCLI.diagnose("bench: no executable C floor at \(settings.cFloor) (swift build builds bench-floor)")
+            return 1
+        }
         if settings.placement != .free, !ProcReader.pinToCPU(0) {
             HostCLI.diagnose("bench: sched_setaffinity failed; the scheduler places the processes")
             settings.placement = .free
@@ -67,16 +78,18 @@ enum BenchCommand {
         let runner = BenchRunner(settings: settings)
         do {
             func step(_ what: String) { HostCLI.diagnose("bench: \(what)") }
-            step("floor (raw echo) and sequential invokes, interleaved")
-            let (floor, cancel, complete) = try runner.sequential()
-            step("async API")
-            let asyncCall = try runner.asyncInvoke()
-            step("pipelined")
-            var pipelined: [(Int, Double)] = []
+            step("floors (C and Swift echo) and sequential invokes, interleaved")
+            let subjects = try runner.startSubjects()
+            let sequential = try runner.sequential(subjects)
+            step("floors and invokes pipelined, interleaved")
+            var pipelined: [BenchRunner.Pipelined] = []
             for window in [1, 16, 256] {
                 let total = window == 1 ? min(settings.pipelined, settings.calls) : settings.pipelined
-                pipelined.append((window, try runner.pipelined(window: window, total: total)))
+                pipelined.append(try runner.pipelined(subjects, window: window, total: total))
             }
+            subjects.close()
+            step("async API")
+            let asyncCall = try runner.asyncInvoke()
             step("startup")
             let startup = try runner.startup()
             step("memory")
@@ -96,8 +109,8 @@ enum BenchCommand {
                 fuzz = (Date().timeIntervalSince(started), 2, fuzzer.totals.steps)
             }
             let report = BenchReport(
-                placement: settings.placement, build: BuildInfo.configuration, floor: floor, cancelCancelListener: cancel,
-                completeBgTask: complete, asyncCall: asyncCall, pipelined: pipelined, startup: startup, memory: memory, fuzz: fuzz)
+                placement: settings.placement, build: BuildInfo.configuration, sequential: sequential,
+                asyncCall: asyncCall, pipelined: pipelined, startup: startup, memory: memory, fuzz: fuzz)
             print(args.has("--json") ? report.json.description : report.text)
             return 0
         } catch {
