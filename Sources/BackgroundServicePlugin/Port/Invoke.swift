@@ -8,12 +8,20 @@ import HostProtocol
 /// reported as dropped (counted in `plugin/state` as `counters.dropped`): that is
 /// what the seed does to a `waitForCancel` replaced by a newer one.
 final class Invoke {
-    /// How an answer leaves the plugin (a response frame, a batch slot, or nowhere).
+    /// How an answer leaves the plugin: `sink` writes it as a response carrying
+    /// `replyID`, or into slot `slot` of `batch`; without a `replyID` (a
+    /// notification's route) it goes nowhere. A plain value, so that an invoke costs
+    /// one allocation, itself.
     struct Route {
-        /// Delivers the answer; nil means "dropped unanswered".
-        let deliver: (Result<JSONValue, RPCError>?) -> Void
-        /// Reports a second answer.
-        let answeredTwice: (String) -> Void
+        /// Who writes answers (the engine's one sink, shared by all its invokes).
+        let sink: any InvokeSink
+        /// The id the response carries; nil: answers go nowhere.
+        var replyID: RequestID?
+        /// The batch the answer belongs to, if any, and its place in it.
+        var batch: BatchReply?
+        var slot = 0
+        /// Whether `replyID` stays in the engine's pending ids until answered.
+        var tracksPending = false
     }
 
     /// The request's id; nil for a notification (answers go nowhere).
@@ -52,14 +60,23 @@ final class Invoke {
 
     private func answer(_ outcome: Result<JSONValue, RPCError>) {
         guard !answered else {
-            route.answeredTwice("\(method) request \(id?.description ?? "(notification)") answered a second time; the second answer was not written")
+            let request = "\(method) request \(id?.description ?? "(notification)")"
+            route.sink.answeredTwice("\(request) answered a second time; the second answer was not written")
             return
         }
         answered = true
-        route.deliver(outcome)
+        route.sink.deliver(outcome, for: route)
     }
 
     deinit {
-        if !answered { route.deliver(nil) }
+        if !answered { route.sink.deliver(nil, for: route) }
     }
+}
+
+/// Where invokes' answers are written (the engine), or recorded (tests).
+protocol InvokeSink: AnyObject {
+    /// Writes the answer of the invoke `route` belongs to; nil means "dropped unanswered".
+    func deliver(_ outcome: Result<JSONValue, RPCError>?, for route: Invoke.Route)
+    /// Reports a second answer (a bug in the plugin).
+    func answeredTwice(_ detail: String)
 }

@@ -44,7 +44,15 @@ final class OutputBuffer {
 
     /// Writes a response.
     func write(_ response: Response) {
-        frame { MessageWriter.append(response, to: &$0) }
+        write(id: response.id, response.outcome)
+    }
+
+    /// Writes the response to `id`.
+    func write(id: RequestID, _ outcome: Result<JSONValue, RPCError>) {
+        switch outcome {
+        case .success(let result): frame { MessageWriter.appendSuccess(id: id, result: result, to: &$0) }
+        case .failure(let error): frame { MessageWriter.appendFailure(id: id, error: error, to: &$0) }
+        }
     }
 
     /// Writes a batch reply (a JSON array of responses).

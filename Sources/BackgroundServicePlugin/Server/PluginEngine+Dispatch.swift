@@ -11,16 +11,16 @@ extension PluginEngine {
         // (Found by FuzzTargets/OrderingsFuzzer: `{"id":1,"params":null,...}` sent while
         // waitForCancel #1 was pending let a later request reuse id 1.)
         case .invalid(let id, let error):
-            makeRoute(id: id, batch: batch, tracksPending: false).deliver(.failure(error))
+            answer(id: id, batch: batch, .failure(error))
         case .response(let response):
             let error = RPCError.invalidRequest("the plugin takes requests; a response object was sent")
-            makeRoute(id: response.id, batch: batch, tracksPending: false).deliver(.failure(error))
+            answer(id: response.id, batch: batch, .failure(error))
         case .notification(let n):
             dispatch(id: nil, method: n.method, params: n.params, batch: batch)
         case .request(let r):
             if pendingIDs.contains(r.id), !options.faults.contains(.allowDuplicateID) {
                 let error = RPCError.invalidRequest("id \(r.id) is already used by a pending request")
-                makeRoute(id: r.id, batch: batch, tracksPending: false).deliver(.failure(error))
+                answer(id: r.id, batch: batch, .failure(error))
                 return
             }
             dispatch(id: r.id, method: r.method, params: r.params, batch: batch)
@@ -34,7 +34,7 @@ extension PluginEngine {
             ?? (answersNotifications ? makeRoute(id: .null, batch: batch, tracksPending: false) : silentRoute)
         guard let handler = handlers[method] else {
             log("unknown method \"\(method)\"")
-            route.deliver(.failure(.methodNotFound(method)))
+            deliver(.failure(.methodNotFound(method)), for: route)
             return
         }
         var args = params ?? .object([:])
@@ -42,7 +42,8 @@ extension PluginEngine {
             if options.faults.contains(.acceptArrayParams) {
                 args = .object([:])
             } else {
-                route.deliver(.failure(.invalidParams("params must be an object (named parameters), not an array")))
+                let error = RPCError.invalidParams("params must be an object (named parameters), not an array")
+                deliver(.failure(error), for: route)
                 return
             }
         }
@@ -59,35 +60,37 @@ extension PluginEngine {
     }
 
     /// Where answers to a request go: a response frame, or a slot of its batch.
+    ///
+    /// Through `engineHandle`, which holds the engine weakly: an invoke still pending
+    /// when the engine is released (an embedder dropping a `PluginEngine` with a
+    /// `waitForCancel` outstanding) is deinitialized after the engine and reports
+    /// itself dropped through this route; with nobody left to answer, that is a no-op
+    /// rather than a crash. (Found by FuzzTargets/OrderingsFuzzer.)
     func makeRoute(id: RequestID, batch: BatchReply?, tracksPending: Bool = true) -> Invoke.Route {
-        let slot = batch?.addSlot()
-        // Through `handle`, which holds the engine weakly: an invoke still pending when
-        // the engine is released (an embedder dropping a `PluginEngine` with a
-        // `waitForCancel` outstanding) is deinitialized after the engine and reports
-        // itself dropped through this route; with nobody left to answer, that is a
-        // no-op rather than a crash. (Found by FuzzTargets/OrderingsFuzzer.)
-        let handle = self.engineHandle
-        return Invoke.Route(
-            deliver: { outcome in
-                guard let engine = handle.engine else { return }
-                if tracksPending, let i = engine.pendingIDs.firstIndex(of: id) { engine.pendingIDs.remove(at: i) }
-                if outcome == nil { engine.invokeDropped(id: id) }
-                let response = outcome.map { Response(id: id, outcome: $0) }
-                if let batch, let slot {
-                    batch.fill(slot, with: response)
-                } else if let response {
-                    engine.output.write(response)
-                }
-            },
-            answeredTwice: { detail in handle.engine?.world.events.violation(rule: "invoke.answered-once", detail: detail) })
+        Invoke.Route(
+            sink: engineHandle, replyID: id, batch: batch, slot: batch?.addSlot() ?? 0, tracksPending: tracksPending)
     }
 
-    private var silentRoute: Invoke.Route {
-        let handle = self.engineHandle
-        return Invoke.Route(deliver: { _ in }, answeredTwice: { detail in
-            handle.engine?.world.events.violation(rule: "invoke.answered-once", detail: detail)
-        })
+    /// Answers a message that never became an invoke (its id is not tracked as pending).
+    private func answer(id: RequestID, batch: BatchReply?, _ outcome: Result<JSONValue, RPCError>) {
+        deliver(outcome, for: makeRoute(id: id, batch: batch, tracksPending: false))
     }
+
+    /// Writes an answer where its route says (``EngineHandle`` forwards invokes' answers here).
+    func deliver(_ outcome: Result<JSONValue, RPCError>?, for route: Invoke.Route) {
+        guard let id = route.replyID else { return }
+        if route.tracksPending, !pendingIDs.isEmpty, let i = pendingIDs.firstIndex(of: id) { pendingIDs.remove(at: i) }
+        if let batch = route.batch {
+            if outcome == nil { invokeDropped(id: id) }
+            batch.fill(route.slot, with: outcome.map { Response(id: id, outcome: $0) })
+        } else if let outcome {
+            output.write(id: id, outcome)
+        } else {
+            invokeDropped(id: id)
+        }
+    }
+
+    private var silentRoute: Invoke.Route { Invoke.Route(sink: engineHandle, replyID: nil) }
 
     fileprivate func invokeDropped(id: RequestID) {
         world.events.counters.dropped = (world.events.counters.dropped ?? 0) + 1

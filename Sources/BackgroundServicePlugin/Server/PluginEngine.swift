@@ -31,7 +31,7 @@ public final class PluginEngine {
     /// Set by `shutdown`: no further input is processed.
     public private(set) var isShutDown = false
     /// Handlers by method name.
-    var handlers: [String: (Invoke) -> Void] = [:]
+    var handlers = HandlerTable()
     /// Set by the `exit-mid-frame-on-state` fault: the runtime exits with it after writing.
     public internal(set) var requestedExitStatus: Int32?
 
@@ -188,7 +188,15 @@ public final class PluginEngine {
 }
 
 /// A weak reference to the engine, shared by everything that may outlive it
-/// (one weak reference per engine, not one per request).
-final class EngineHandle {
+/// (one weak reference per engine, not one per request): the sink of its invokes.
+final class EngineHandle: InvokeSink {
     weak var engine: PluginEngine?
+
+    func deliver(_ outcome: Result<JSONValue, RPCError>?, for route: Invoke.Route) {
+        engine?.deliver(outcome, for: route)
+    }
+
+    func answeredTwice(_ detail: String) {
+        engine?.world.events.violation(rule: "invoke.answered-once", detail: detail)
+    }
 }

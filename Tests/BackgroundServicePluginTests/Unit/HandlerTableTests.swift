@@ -1,0 +1,27 @@
+@testable import BackgroundServicePlugin
+import HostProtocol
+import Testing
+
+/// The engine's handler table: found by the name's bytes, replaced by a later set,
+/// removed by setting nil, and nothing found for a name it does not have.
+@Suite("unit: handler table")
+struct HandlerTableTests {
+    final class Calls: InvokeSink {
+        var names: [String] = []
+        func deliver(_ outcome: Result<JSONValue, RPCError>?, for route: Invoke.Route) {}
+        func answeredTwice(_ detail: String) {}
+    }
+
+    @Test func findsEachNameByItsBytes() {
+        let calls = Calls()
+        var table = HandlerTable()
+        let names = ["initialize", "os/launch", "os/expire", "os/submit", "cancelCancelListener", "é", "e\u{301}"]
+        for name in names { table[name] = { _ in calls.names.append(name) } }
+        table["os/expire"] = { _ in calls.names.append("replaced") }
+        table["os/submit"] = nil
+        let invoke = Invoke(id: nil, method: "x", args: .object([:]), route: Invoke.Route(sink: calls, replyID: nil))
+        for name in names + ["os/launcH", "", "initialise", "cancelCancelListener "] { table[name]?(invoke) }
+        // "é" and "e\u{301}" are different names on the wire, as they are different bytes.
+        #expect(calls.names == ["initialize", "os/launch", "replaced", "cancelCancelListener", "é", "e\u{301}"])
+    }
+}
