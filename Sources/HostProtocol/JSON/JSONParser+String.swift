@@ -1,6 +1,8 @@
 extension JSONParser {
     /// The keys of JSON-RPC envelopes.
     static let envelopeKeys = StringTable(["id", "jsonrpc", "method", "params", "result", "error"])
+    /// The one `jsonrpc` version.
+    static let versions = StringTable(["2.0"])
     /// The contract's method and event names.
     static let methodNames = StringTable(MethodRegistry.methods.map(\.name) + MethodRegistry.events)
 
