@@ -67,7 +67,9 @@ extension JSONParser {
             end += 1
         }
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
-            func plain(_ name: StaticString) -> Bool { memcmp(bytes.baseAddress! + start, name.utf8Start, end - start) == 0 }
+            func plain(_ name: StaticString) -> Bool {
+                memcmp(bytes.baseAddress! + start, name.utf8Start, end - start) == 0
+            }
             let key: Key? =
                 switch end - start {
                 case 2: plain("id") ? .id : nil
@@ -102,10 +104,12 @@ extension JSONParser {
         let isString = index < bytes.count && bytes[index] == UInt8(ascii: "\"")
         switch key {
         case .version:
-            return set(&fields.version, isString ? .string(try parseString(knownIn: JSONParser.versions)) : try parseValue())
+            let value = isString ? .string(try parseString(knownIn: JSONParser.versions)) : try parseValue()
+            return set(&fields.version, value)
         case .id: return set(&fields.id, try parseValue())
         case .method:
-            return set(&fields.method, isString ? .string(try parseString(knownIn: JSONParser.methodNames)) : try parseValue())
+            let value = isString ? .string(try parseString(knownIn: JSONParser.methodNames)) : try parseValue()
+            return set(&fields.method, value)
         case .params: return set(&fields.params, try parseValue())
         case .result: return set(&fields.result, try parseValue())
         case .error: return set(&fields.error, try parseValue())
