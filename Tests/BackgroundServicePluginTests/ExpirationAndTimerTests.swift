@@ -69,23 +69,29 @@ struct ExpirationAndTimerTests {
         ])
     }
 
-    /// safety-timer: with no task active when it fires, it does nothing. The plugin
-    /// itself always invalidates the timer when its task ends, so this is reached
-    /// in-process by clearing the task behind the timer's back.
+    /// safety-timer: with no task active when it fires, it does nothing. Under `--dispatch
+    /// serial` the plugin always invalidates the timer when its task ends, so this is reached
+    /// with `--dispatch tauri`: `completeBgTask` on `ipc` has nilled the task out, but not yet
+    /// invalidated the timer, when the timer fires on main (choices: four `ipc` steps, then main).
     @Test func safetyTimerNoTaskDoesNothing() throws {
-        let world = try PluginWorld(
-            options: PluginOptions(), infoPlist: .defaultPlist(bundleIdentifier: "com.example.app"),
-            events: EventSink(emit: { _, _ in }, log: { _ in }), monotonicNanoseconds: { 0 })
-        world.plugin.startKeepalive(Invoke(id: .int(1), method: "startKeepalive", args: .object([:]), route: .discard))
-        _ = try world.os.launch(identifier: refreshID)
-        let timer = try #require(world.plugin.safetyTimer)
-        world.plugin.currentRefreshTask = nil
-        let requestsBefore = world.os.scheduler.pendingTaskRequests.map(\.info)
-        world.os.advance(to: VirtualTime(nanoseconds: 28_000_000_000))
-        #expect(!timer.isValid, "the timer fired")
-        #expect(world.events.counters.completed == 0)
-        #expect(world.os.scheduler.pendingTaskRequests.map(\.info) == requestsBefore, "nothing was rescheduled")
-        #expect(world.plugin.safetyTimer === timer, "cleanup did not run")
+        let schedule = req(4, "plugin/dispatchSchedule", #"{"choices":["ipc","ipc","ipc","ipc","main"]}"#)
+        let lines = try Plugin.lines(["--events", "--dispatch", "tauri"], Self.prefix + [
+            schedule, "[\(req(5, "completeBgTask")),\(advance(6, "28"))]", state(7),
+        ])
+        var s = StateLine()
+        s.now = "28"
+        s.scheduled("928")
+        s.launched = 1
+        s.completed = 1
+        #expect(lines == Self.prefixOutput + [
+            ok(4, #"{"decisions":0,"dispatch":"tauri","taken":[],"unused":0}"#),
+            // The timer fires (on main) and finds no task: no completion, no reschedule, no cleanup.
+            evTimer("fired", "28"),
+            // completeBgTask goes on (on ipc): it completes the task, now at 28.
+            evCompleted(refreshID, true, at: "28"), rejected(2, "completed"),
+            evSubmitted(refreshID, "928"), evSubmitted(processingID, "928"),
+            "[\(ok(5)),\(now(6, "28"))]", s.line(7),
+        ])
     }
 
     /// exactly-once: once the expiration handler completed the task, a late
@@ -140,6 +146,6 @@ extension Invoke.Route {
 
     private final class Discard: InvokeSink {
         func deliver(_ outcome: Result<JSONValue, RPCError>?, for route: Invoke.Route) {}
-        func answeredTwice(_ detail: String) {}
+        func answeredTwice(_ detail: String, _ outcome: Result<JSONValue, RPCError>, for route: Invoke.Route) {}
     }
 }

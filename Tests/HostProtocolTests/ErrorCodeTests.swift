@@ -35,7 +35,7 @@ struct ErrorCodeTests {
 
     @Test("RejectReason raw values are the contract's data.reason strings")
     func rejectReasons() {
-        #expect(RejectReason.allCases.map(\.rawValue) == ["completed", "stopped", "listenerCancelled", "superseded", "reset", "shutdown"])
+        #expect(RejectReason.allCases.map(\.rawValue) == ["completed", "stopped", "listenerCancelled", "superseded", "reset", "shutdown", "terminated"])
         #expect(RejectReason(rawValue: "listenerCancelled") == .listenerCancelled)
         #expect(RejectReason(rawValue: "Completed") == nil)
     }

@@ -3,13 +3,15 @@ import Testing
 
 @Suite("MethodRegistry and method names")
 struct MethodRegistryTests {
-    /// The contract's methods (sections 3 and 5), in its order, with os/submit as this implementation's extension.
+    /// The contract's methods (sections 3 and 5), in its order, with os/submit and
+    /// plugin/dispatchSchedule as this implementation's extensions.
     static let contract: [(String, MethodKind, Bool)] = [
         ("startKeepalive", .invoke, false), ("waitForCancel", .invoke, false), ("completeBgTask", .invoke, false),
         ("stopKeepalive", .invoke, false), ("cancelCancelListener", .invoke, false),
         ("os/launch", .osControl, false), ("os/expire", .osControl, false), ("os/advanceTime", .osControl, false),
         ("os/pendingTaskRequests", .osControl, false), ("os/setConditions", .osControl, false), ("os/submit", .osControl, true),
         ("initialize", .session, false), ("shutdown", .session, false), ("plugin/state", .session, false), ("plugin/reset", .session, false),
+        ("plugin/dispatchSchedule", .session, true),
     ]
 
     @Test("the registry lists exactly the contract's methods, in order")
@@ -72,8 +74,10 @@ struct MethodRegistryTests {
         #expect(SubmitFailedEvent.name == "os/submitFailed")
     }
 
-    @Test("only os/submit is an extension")
+    @Test("only os/submit and plugin/dispatchSchedule are extensions")
     func extensions() {
-        #expect(MethodRegistry.methods.filter(\.isExtension).map(\.name) == ["os/submit"])
+        #expect(MethodRegistry.methods.filter(\.isExtension).map(\.name) == ["os/submit", "plugin/dispatchSchedule"])
+        #expect(PluginDispatchSchedule.name == "plugin/dispatchSchedule")
+        #expect(PluginDispatchSchedule.kind == .session)
     }
 }

@@ -5,6 +5,8 @@ class BGTaskRequest {
     let identifier: String
     /// nil means "as soon as possible".
     var earliestBeginDate: VirtualTime?
+    /// `--os ios`: the system's plan for it, drawn when it is accepted (system-side data).
+    var plan: LaunchPlan?
 
     init(identifier: String) {
         self.identifier = identifier

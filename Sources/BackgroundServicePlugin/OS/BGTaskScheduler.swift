@@ -1,14 +1,11 @@
 import HostProtocol
 
-/// The emulated `BGTaskScheduler`, shaped like Apple's API.
+/// The emulated `BGTaskScheduler.shared` of one app process, shaped like Apple's API.
 ///
-/// Registration must happen before the app finishes launching and only once per
-/// identifier (Apple makes both fatal; here they throw a clear error).
-/// `submit(_:)` follows the documented rules: `unavailable` when background
-/// refresh is denied or restricted, `notPermitted` when the Info.plist does not
-/// list the identifier or lacks the kind's background mode,
-/// `tooManyPendingTaskRequests` beyond 1 refresh or 10 processing requests;
-/// resubmitting an identifier replaces its request.
+/// Registrations belong to the process: a new process (a cold start) registers
+/// again. Registration must happen before the app finishes launching and only once
+/// per identifier (Apple makes both fatal; here they throw a clear error). Requests
+/// go to the system's ``TaskRequestStore``, which outlives the process.
 final class BGTaskScheduler {
     /// A registration mistake (fatal in Apple's world).
     struct RegistrationError: Error, CustomStringConvertible {
@@ -28,19 +25,12 @@ final class BGTaskScheduler {
     static let maxPendingProcessing = 10
 
     private(set) var registrations: [String: Registration] = [:]
-    private var pending: [String: BGTaskRequest] = [:]
     /// Set once the app has finished launching; registering afterwards is an error.
     var launchFinished = false
-    private let infoPlist: InfoPlist
-    private let device: Device
-    private let events: EventSink
-    private let faults: FaultSet
+    private let store: TaskRequestStore
 
-    init(infoPlist: InfoPlist, device: Device, events: EventSink, faults: FaultSet) {
-        self.faults = faults
-        self.infoPlist = infoPlist
-        self.device = device
-        self.events = events
+    init(store: TaskRequestStore) {
+        self.store = store
     }
 
     /// `register(forTaskWithIdentifier:using:launchHandler:)`. Returns false when
@@ -53,39 +43,19 @@ final class BGTaskScheduler {
         guard registrations[identifier] == nil else {
             throw RegistrationError(description: "launch handler for \(identifier) has already been registered")
         }
-        guard infoPlist.permittedIdentifiers.contains(identifier) else { return false }
+        guard store.infoPlist.permittedIdentifiers.contains(identifier) else { return false }
         registrations[identifier] = Registration(identifier: identifier, kind: kind, launchHandler: launchHandler)
         return true
     }
 
-    /// `submit(_:)`. Reports `os/requestSubmitted` or `os/submitFailed`.
+    /// `submit(_:)` (see ``TaskRequestStore/submit(_:)``).
     func submit(_ request: BGTaskRequest) throws(SchedulerErrorKind) {
-        if let failure = check(request) {
-            events.send(SubmitFailedEvent.self, .init(identifier: request.identifier, error: failure))
-            throw failure
-        }
-        pending[request.identifier] = request
-        events.send(RequestSubmittedEvent.self, request.info)
+        try store.submit(request)
     }
 
-    private func check(_ request: BGTaskRequest) -> SchedulerErrorKind? {
-        guard device.conditions.backgroundRefreshStatus == .available else { return .unavailable }
-        let mode = request.kind == .refresh ? InfoPlist.refreshMode : InfoPlist.processingMode
-        guard infoPlist.permittedIdentifiers.contains(request.identifier), infoPlist.backgroundModes.contains(mode) else {
-            return .notPermitted
-        }
-        if pending[request.identifier] == nil, !faults.contains(.noPendingLimit) {
-            let sameKind = pending.values.filter { $0.kind == request.kind }.count
-            let limit = request.kind == .refresh ? BGTaskScheduler.maxPendingRefresh : BGTaskScheduler.maxPendingProcessing
-            if sameKind >= limit { return .tooManyPendingTaskRequests }
-        }
-        return nil
-    }
-
-    /// `cancel(taskRequestWithIdentifier:)`. Reports `os/requestCancelled` when a request was pending.
+    /// `cancel(taskRequestWithIdentifier:)`.
     func cancel(taskRequestWithIdentifier identifier: String) {
-        guard pending.removeValue(forKey: identifier) != nil else { return }
-        events.send(RequestCancelledEvent.self, .init(identifier: identifier))
+        store.cancel(taskRequestWithIdentifier: identifier)
     }
 
     /// `cancelAllTaskRequests()`.
@@ -93,16 +63,12 @@ final class BGTaskScheduler {
         for request in pendingTaskRequests { cancel(taskRequestWithIdentifier: request.identifier) }
     }
 
-    /// `getPendingTaskRequests`: sorted by identifier (by UTF-8 bytes, like JSON keys).
-    var pendingTaskRequests: [BGTaskRequest] {
-        pending.values.sorted { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) }
-    }
+    /// `getPendingTaskRequests`: sorted by identifier.
+    var pendingTaskRequests: [BGTaskRequest] { store.pendingTaskRequests }
 
     /// The pending request for an identifier.
-    func pendingRequest(_ identifier: String) -> BGTaskRequest? { pending[identifier] }
+    func pendingRequest(_ identifier: String) -> BGTaskRequest? { store.pendingRequest(identifier) }
 
-    /// Removes a request because the OS launches it (no event: the launch is reported instead).
-    func takeForLaunch(_ identifier: String) -> BGTaskRequest? {
-        pending.removeValue(forKey: identifier)
-    }
+    /// Removes a request because the OS launches it.
+    func takeForLaunch(_ identifier: String) -> BGTaskRequest? { store.takeForLaunch(identifier) }
 }

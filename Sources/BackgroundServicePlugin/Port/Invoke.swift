@@ -6,7 +6,9 @@ import HostProtocol
 /// a bug in the plugin: it is not written, and is reported as an
 /// `invoke.answered-once` violation. An invoke released without any answer is
 /// reported as dropped (counted in `plugin/state` as `counters.dropped`): that is
-/// what the seed does to a `waitForCancel` replaced by a newer one.
+/// what the seed does to a `waitForCancel` replaced by a newer one, and, under
+/// `--dispatch tauri`, to one that `cleanup()` lets go of after a race (the engine
+/// tells the two apart by the statement that let go of it).
 final class Invoke {
     /// How an answer leaves the plugin: `sink` writes it as a response carrying
     /// `replyID`, or into slot `slot` of `batch`; without a `replyID` (a
@@ -22,6 +24,9 @@ final class Invoke {
         var slot = 0
         /// Whether `replyID` stays in the engine's pending ids until answered.
         var tracksPending = false
+        /// Mutant `second-answer-written`: a second answer is written as a response
+        /// of its own, unreported.
+        var writesSecondAnswer = false
     }
 
     /// The request's id; nil for a notification (answers go nowhere).
@@ -60,8 +65,9 @@ final class Invoke {
 
     private func answer(_ outcome: Result<JSONValue, RPCError>) {
         guard !answered else {
-            let request = "\(method) request \(id?.description ?? "(notification)")"
-            route.sink.answeredTwice("\(request) answered a second time; the second answer was not written")
+            let id = id?.description ?? "(notification)"
+            let detail = "\(method) request \(id) answered a second time; the second answer was not written"
+            route.sink.answeredTwice(detail, outcome, for: route)
             return
         }
         answered = true
@@ -77,6 +83,6 @@ final class Invoke {
 protocol InvokeSink: AnyObject {
     /// Writes the answer of the invoke `route` belongs to; nil means "dropped unanswered".
     func deliver(_ outcome: Result<JSONValue, RPCError>?, for route: Invoke.Route)
-    /// Reports a second answer (a bug in the plugin).
-    func answeredTwice(_ detail: String)
+    /// Reports a second answer (a bug in the plugin), `outcome`.
+    func answeredTwice(_ detail: String, _ outcome: Result<JSONValue, RPCError>, for route: Invoke.Route)
 }

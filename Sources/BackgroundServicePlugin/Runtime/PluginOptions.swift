@@ -22,6 +22,14 @@ public struct PluginOptions: Sendable, Equatable {
     public var maxFrameBytes = 1 << 20
     /// `--events`: events on from the start.
     public var events = false
+    /// `--dispatch` (default `serial`).
+    public var dispatch = DispatchMode.serial
+    /// `--dispatch-seed`: the seed of the interleaving schedule under `--dispatch tauri` (default 0).
+    public var dispatchSeed: UInt64 = 0
+    /// `--os` (default `manual`).
+    public var osMode = OSMode.manual
+    /// `--os-seed`: the seed of the `--os ios` policy's random draws (default 0).
+    public var osSeed: UInt64 = 0
     /// `--echo` (hidden, for `plugin-host bench`): echo stdin to stdout, nothing else.
     public var echo = false
     /// `BSP_FAULT` (testing only).
@@ -60,13 +68,27 @@ public struct PluginOptions: Sendable, Equatable {
                                   real: follows the wall clock
           --time-scale X          real clock: virtual seconds per real second (default 1)
           --profile seed|strict   seed: as the seed plugin behaves (default);
-                                  strict: wrong-typed params and superseded waits rejected
+                                  strict: wrong-typed params and superseded waits rejected,
+                                  invoke bodies run on the main queue (no --dispatch races)
           --info-plist PATH       Info.plist (XML or binary) with BGTaskSchedulerPermittedIdentifiers
                                   and UIBackgroundModes (default: both identifiers, fetch, processing)
           --framing auto|ndjson|lsp
                                   input framing (default auto: '{' or '[' first means ndjson)
           --max-frame-bytes N     longest frame accepted (default 1048576)
           --events                send events from the start, without initialize
+          --dispatch serial|tauri serial: each job runs to its end (default); tauri: invokes on
+                                  an ipc queue, the OS's handlers and the timer on a main queue,
+                                  the steps of one JSON-RPC batch's jobs interleaved
+          --dispatch-seed N       tauri: seed of the interleaving schedule, 0 to 2^63-1 (default 0);
+                                  plugin/dispatchSchedule chooses it explicitly
+          --os manual|ios         manual: the OS acts only on os/ controls (default);
+                                  ios: it also applies iOS's policies: launch decisions
+                                  (delays, battery, Low Power Mode, energy budget, rate
+                                  limit, force-quit), runtime budgets, the watchdog and
+                                  the app's lifecycle (os/terminate, os/openApp,
+                                  os/explain, os/setPolicy; see docs/protocol.md)
+          --os-seed N             seed of the ios policy's random draws (default 0);
+                                  the same seed and input give the same output
           --help                  this text
           --version               print the version
 
@@ -119,9 +141,31 @@ public struct PluginOptions: Sendable, Equatable {
                 let v = try value(flag, inline)
                 guard let n = Int(v), n >= 64, n <= 1 << 30 else { throw UsageError("--max-frame-bytes must be an integer from 64 to 1073741824, not \"\(v)\"") }
                 options.maxFrameBytes = n
+            case "--dispatch":
+                let v = try value(flag, inline)
+                guard let d = DispatchMode(rawValue: v) else {
+                    throw UsageError("--dispatch must be serial or tauri, not \"\(v)\"")
+                }
+                options.dispatch = d
+            case "--dispatch-seed":
+                let v = try value(flag, inline)
+                guard let n = Int64(v), n >= 0 else {
+                    throw UsageError("--dispatch-seed must be an integer from 0 to 9223372036854775807, not \"\(v)\"")
+                }
+                options.dispatchSeed = UInt64(n)
             case "--events":
                 guard inline == nil else { throw UsageError("--events takes no value") }
                 options.events = true
+            case "--os":
+                let v = try value(flag, inline)
+                guard let m = OSMode(rawValue: v) else { throw UsageError("--os must be manual or ios, not \"\(v)\"") }
+                options.osMode = m
+            case "--os-seed":
+                let v = try value(flag, inline)
+                guard let n = UInt64(v) else {
+                    throw UsageError("--os-seed must be an integer from 0 to 18446744073709551615, not \"\(v)\"")
+                }
+                options.osSeed = n
             case "--echo":
                 options.echo = true
             default:

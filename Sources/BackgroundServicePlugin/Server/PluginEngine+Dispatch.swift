@@ -53,11 +53,22 @@ extension PluginEngine {
             return
         }
         let invoke = Invoke(id: id, method: method, args: args, route: route)
-        handler(invoke)
+        // Where it runs (`Dispatcher`): the OS acts on the main queue; the port queues the
+        // seed's invokes on `ipc`; anything else waits until both queues are idle.
+        if method.utf8.starts(with: "os/".utf8) {
+            dispatcher.asyncMain { handler(invoke) }
+        } else {
+            if !Self.seedInvokes.contains(method) { dispatcher.drain() }
+            handler(invoke)
+        }
         // Most invokes are answered before the handler returns; only those still
-        // unanswered (a stored waitForCancel) are pending.
+        // unanswered (a stored waitForCancel, or any job of a batch not run yet) are pending.
         if let id, !invoke.isAnswered { pendingIDs.append(id) }
     }
+
+    private static let seedInvokes: Set = [
+        StartKeepalive.name, WaitForCancel.name, CompleteBgTask.name, StopKeepalive.name, CancelCancelListener.name,
+    ]
 
     /// Where answers to a request go: a response frame, or a slot of its batch.
     ///
@@ -68,7 +79,8 @@ extension PluginEngine {
     /// rather than a crash. (Found by FuzzTargets/OrderingsFuzzer.)
     func makeRoute(id: RequestID, batch: BatchReply?, tracksPending: Bool = true) -> Invoke.Route {
         Invoke.Route(
-            sink: engineHandle, replyID: id, batch: batch, slot: batch?.addSlot() ?? 0, tracksPending: tracksPending)
+            sink: engineHandle, replyID: id, batch: batch, slot: batch?.addSlot() ?? 0, tracksPending: tracksPending,
+            writesSecondAnswer: options.faults.contains(.secondAnswerWritten))
     }
 
     /// Answers a message that never became an invoke (its id is not tracked as pending).
@@ -92,8 +104,30 @@ extension PluginEngine {
 
     private var silentRoute: Invoke.Route { Invoke.Route(sink: engineHandle, replyID: nil) }
 
+    /// A second answer: a violation, written only by the `second-answer-written` mutant.
+    func answeredTwice(_ detail: String, _ outcome: Result<JSONValue, RPCError>, for route: Invoke.Route) {
+        if route.writesSecondAnswer, let id = route.replyID {
+            output.write(id: id, outcome)
+        } else {
+            world.events.violation(rule: "invoke.answered-once", detail: detail)
+        }
+    }
+
+    /// A stored `waitForCancel` released without an answer. Let go of by `waitForCancel`
+    /// itself, it was superseded (the seed's single-pending rule under `--profile seed`); let go
+    /// of by another method's statement (`cleanup()`'s `pendingCancelInvoke = nil` after a race
+    /// between the queues), it is lost: nobody will answer it, its caller waits forever.
     fileprivate func invokeDropped(id: RequestID) {
         world.events.counters.dropped = (world.events.counters.dropped ?? 0) + 1
-        log("request \(id) was dropped without an answer (the seed replaces a pending waitForCancel without answering it)")
+        guard let step = dispatcher.currentStep, step.program != WaitForCancel.name else {
+            log(
+                "request \(id) was dropped without an answer "
+                    + "(the seed replaces a pending waitForCancel without answering it)")
+            return
+        }
+        world.events.violation(
+            rule: "invoke.never-answered",
+            detail: "waitForCancel request \(id) was let go of without an answer by \(step.program) "
+                + "at \"\(step.label)\"; its caller waits forever")
     }
 }

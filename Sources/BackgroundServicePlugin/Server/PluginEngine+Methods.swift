@@ -7,12 +7,12 @@ import HostProtocol
 /// controls are answered here.
 extension PluginEngine {
     func installHandlers() {
-        // The seed's invokes.
-        handlers[StartKeepalive.name] = { [unowned self] in self.world.plugin.startKeepalive($0) }
-        handlers[WaitForCancel.name] = { [unowned self] in self.world.plugin.waitForCancel($0) }
-        handlers[CompleteBgTask.name] = { [unowned self] in self.world.plugin.completeBgTask($0) }
-        handlers[StopKeepalive.name] = { [unowned self] in self.world.plugin.stopKeepalive($0) }
-        handlers[CancelCancelListener.name] = { [unowned self] in self.world.plugin.cancelCancelListener($0) }
+        // The seed's invokes, each queued on the `ipc` queue as Tauri does.
+        seedInvoke(StartKeepalive.self) { $0.startKeepalive }
+        seedInvoke(WaitForCancel.self) { $0.waitForCancel }
+        seedInvoke(CompleteBgTask.self) { $0.completeBgTask }
+        seedInvoke(StopKeepalive.self) { $0.stopKeepalive }
+        seedInvoke(CancelCancelListener.self) { $0.cancelCancelListener }
 
         // Session.
         on(Initialize.self) { [unowned self] params in
@@ -27,9 +27,8 @@ extension PluginEngine {
             invoke.resolve()
             self.markShutDown()
         }
-        on(PluginStateMethod.self) { [unowned self] _ in
-            self.world.snapshot(cancelInvokeID: self.world.plugin.pendingCancelInvoke?.id)
-        }
+        on(PluginStateMethod.self) { [unowned self] _ in self.world.snapshot() }
+        on(PluginDispatchSchedule.self) { [unowned self] params in self.dispatcher.install(params) }
         handlers[PluginReset.name] = { [unowned self] invoke in
             self.world.plugin.rejectPendingCancelInvoke(.reset)
             self.resetWorld()
@@ -54,15 +53,53 @@ extension PluginEngine {
         }
         on(OSSetConditions.self) { [unowned self] params in self.world.os.setConditions(params) }
         on(OSSubmit.self) { [unowned self] params throws(RPCError) in try self.world.os.submit(params) }
+        if options.osMode == .ios { installIOSHandlers() }
+    }
+
+    /// `--os ios`: the lifecycle, explain and policy controls, and the wider `os/setConditions`.
+    private func installIOSHandlers() {
+        on(OSSetConditions.self, params: OSSetConditions.IOSParams.self) { [unowned self] params in
+            self.world.os.setConditions(params)
+        }
+        on(OSTerminate.self) { [unowned self] params throws(RPCError) in try self.world.os.terminate(params) }
+        on(OSOpenApp.self) { [unowned self] _ throws(RPCError) in try self.world.os.openApp() }
+        on(OSExplain.self) { [unowned self] params in self.world.os.explain(params.identifier) }
+        on(OSSetPolicy.self) { [unowned self] params throws(RPCError) in try self.world.os.setPolicy(params) }
+    }
+
+    /// An invoke goes to the plugin of the app's running process; while the app is
+    /// not running (`--os ios`) there is nobody to answer it: `-32000` `terminated`.
+
+    /// Registers one of the seed's invokes: the port's program for it, on the `ipc` queue of
+    /// the app's current process.
+    private func seedInvoke<M: RPCMethod>(
+        _: M.Type, _ program: @escaping (BackgroundServicePlugin) -> StepProgram<PortFrame>
+    ) {
+        handlers[M.name] = { [unowned self] invoke in
+            // Into the app's current process; with none (`--os ios`), nobody can answer.
+            guard self.world.os.app.isRunning else {
+                invoke.reject(RPCError.appNotRunning)
+                return
+            }
+            let plugin = self.world.plugin
+            plugin.perform(program(plugin), invoke)
+        }
     }
 
     /// Registers a handler that decodes typed params (-32602 when they do not fit)
     /// and answers with the typed result or the thrown error.
     private func on<M: RPCMethod>(_: M.Type, _ body: @escaping (M.Params) throws(RPCError) -> M.Result) {
+        on(M.self, params: M.Params.self, body)
+    }
+
+    /// The same with another params type for the method (a mode's wider params).
+    private func on<M: RPCMethod, P: JSONDecodable>(
+        _: M.Type, params: P.Type, _ body: @escaping (P) throws(RPCError) -> M.Result
+    ) {
         handlers[M.name] = { invoke in
-            let params: M.Params
+            let params: P
             do throws(JSONDecodingError) {
-                params = try M.Params(json: invoke.args)
+                params = try P(json: invoke.args)
             } catch {
                 invoke.reject(.invalidParams(error.description))
                 return
@@ -80,7 +117,8 @@ extension PluginEngine {
             serverName: "background-service-plugin", serverVersion: PluginOptions.version,
             bundleIdentifier: options.bundleIdentifier,
             refreshIdentifier: world.plugin.refreshTaskId, processingIdentifier: world.plugin.processingTaskId,
-            clock: options.clock, profile: options.profile)
+            clock: options.clock, profile: options.profile,
+            os: options.osMode == .ios ? .ios : nil, osSeed: options.osMode == .ios ? options.osSeed : nil)
     }
 
     /// Fault `nondeterministic-times`: a per-process offset.

@@ -34,12 +34,15 @@ public final class PluginEngine {
     var handlers = HandlerTable()
     /// Set by the `exit-mid-frame-on-state` fault: the runtime exits with it after writing.
     public internal(set) var requestedExitStatus: Int32?
+    /// The emulated `ipc` and main queues (`--dispatch`); they outlive `plugin/reset`.
+    let dispatcher: Dispatcher
 
     /// Creates an engine; throws when the Info.plist cannot be used or registration fails.
     public init(options: PluginOptions, monotonicNanoseconds: @escaping () -> UInt64 = { 0 }, log: @escaping (String) -> Void = { _ in }) throws(PluginOptions.UsageError) {
         self.options = options
         self.monotonicNanoseconds = monotonicNanoseconds
         self.log = log
+        dispatcher = Dispatcher(mode: options.dispatch, seed: options.dispatchSeed)
         decoder = FrameDecoder(mode: options.framing, maxFrameBytes: options.maxFrameBytes)
         if let path = options.infoPlistPath {
             do {
@@ -69,12 +72,16 @@ public final class PluginEngine {
         let events = EventSink(
             emit: { [unowned self] name, params in self.output.writeEvent(name, params) },
             log: log)
-        return try PluginWorld(options: options, infoPlist: infoPlist, events: events, monotonicNanoseconds: monotonicNanoseconds)
+        return try PluginWorld(
+            options: options, infoPlist: infoPlist, events: events, monotonicNanoseconds: monotonicNanoseconds,
+            dispatcher: dispatcher)
     }
 
-    /// Replaces the world with a fresh one (`plugin/reset`).
+    /// Replaces the world with a fresh one (`plugin/reset`), and the dispatch schedule with
+    /// the one the flags give.
     func resetWorld() {
         let old = world!
+        dispatcher.reset()
         do {
             world = try makeWorld()
         } catch {
@@ -82,7 +89,7 @@ public final class PluginEngine {
             log("internal error: reset failed: \(error)")
             return
         }
-        if options.faults.contains(.resetKeepsConfig) { world.plugin.copyConfig(from: old.plugin) }
+        if options.faults.contains(.resetKeepsConfig) { world.plugin.restore(old.plugin.observed.config) }
     }
 
     func updateEventsEnabled() {
@@ -152,7 +159,10 @@ public final class PluginEngine {
                 guard let engine = weakEngine.engine else { return }
                 engine.output.write(batch: engine.options.faults.contains(.batchReversed) ? responses.reversed() : responses)
             }
-            for message in messages { handle(message, batch: reply) }
+            // Under `--dispatch tauri` the batch's jobs are in progress at once (`Dispatcher`).
+            dispatcher.batch {
+                for message in messages { handle(message, batch: reply) }
+            }
             reply.release()
         }
     }
@@ -196,7 +206,7 @@ final class EngineHandle: InvokeSink {
         engine?.deliver(outcome, for: route)
     }
 
-    func answeredTwice(_ detail: String) {
-        engine?.world.events.violation(rule: "invoke.answered-once", detail: detail)
+    func answeredTwice(_ detail: String, _ outcome: Result<JSONValue, RPCError>, for route: Invoke.Route) {
+        engine?.answeredTwice(detail, outcome, for: route)
     }
 }

@@ -53,6 +53,9 @@ public enum RejectReason: String, Sendable, CaseIterable, Hashable {
     case reset
     /// `shutdown` rejected the pending `waitForCancel`.
     case shutdown
+    /// `--os ios`: the app's process ended (terminated, force-quit, killed by the
+    /// watchdog) with the invoke pending, or the invoke was sent while the app is not running.
+    case terminated
 }
 
 /// The emulated `BGTaskScheduler.Error` codes: the value of `data.scheduler` in a

@@ -53,6 +53,11 @@ public struct RPCError: Error, Hashable, Sendable, CustomStringConvertible {
         RPCError(code: .invokeRejected, message: "invoke rejected: \(reason.rawValue)", data: ["reason": .string(reason.rawValue)])
     }
 
+    /// -32000, reason `terminated`, for an invoke sent while the app is not running (`--os ios`).
+    public static let appNotRunning = RPCError(
+        code: .invokeRejected, message: "invoke rejected: terminated (the app is not running; os/openApp starts it)",
+        data: ["reason": .string(RejectReason.terminated.rawValue)])
+
     /// -32001 with `data.scheduler`.
     public static func scheduler(_ kind: SchedulerErrorKind, identifier: String) -> RPCError {
         RPCError(

@@ -33,7 +33,7 @@ public enum RequestCancelledEvent: RPCEvent {
     public typealias Params = IdentifierParams
 }
 
-/// A task event's params: `identifier`, `at`, and for some `kind` or `success`.
+/// A task event's params: `identifier`, `at`, and for some `kind`, `success` or `cause`.
 public struct TaskEventParams: JSONCodable, Hashable {
     public var identifier: String
     public var at: VirtualTime
@@ -41,12 +41,17 @@ public struct TaskEventParams: JSONCodable, Hashable {
     public var kind: TaskKind?
     /// `os/taskCompleted` only.
     public var success: Bool?
+    /// `os/taskExpired` under `--os ios` only: why the OS expired the task.
+    public var cause: ExpirationCause?
 
-    public init(identifier: String, at: VirtualTime, kind: TaskKind? = nil, success: Bool? = nil) {
+    public init(
+        identifier: String, at: VirtualTime, kind: TaskKind? = nil, success: Bool? = nil, cause: ExpirationCause? = nil
+    ) {
         self.identifier = identifier
         self.at = at
         self.kind = kind
         self.success = success
+        self.cause = cause
     }
 
     public init(json: JSONValue) throws(JSONDecodingError) {
@@ -55,12 +60,14 @@ public struct TaskEventParams: JSONCodable, Hashable {
         at = try r.require("at", .time)
         kind = try r.optional("kind", .oneOf)
         success = try r.optional("success", .bool)
+        cause = try r.optional("cause", .oneOf)
     }
 
     public var json: JSONValue {
         var o: [String: JSONValue] = ["identifier": .string(identifier), "at": at.json]
         if let kind { o["kind"] = .string(kind.rawValue) }
         if let success { o["success"] = .bool(success) }
+        if let cause { o["cause"] = .string(cause.rawValue) }
         return .object(o)
     }
 }
@@ -71,7 +78,8 @@ public enum TaskLaunchedEvent: RPCEvent {
     public typealias Params = TaskEventParams
 }
 
-/// `os/taskExpired`: the OS ran a task's expiration handler (`identifier`, `at`).
+/// `os/taskExpired`: the OS ran a task's expiration handler (`identifier`, `at`;
+/// under `--os ios` also `cause`).
 public enum TaskExpiredEvent: RPCEvent {
     public static let name = "os/taskExpired"
     public typealias Params = TaskEventParams

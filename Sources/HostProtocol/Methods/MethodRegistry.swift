@@ -32,6 +32,7 @@ public enum MethodRegistry {
         entry(Shutdown.self),
         entry(PluginStateMethod.self),
         entry(PluginReset.self),
+        entry(PluginDispatchSchedule.self, isExtension: true),
     ]
 
     /// All event names, in contract order.
@@ -46,8 +47,29 @@ public enum MethodRegistry {
         SafetyTimerEvent.name,
     ]
 
-    /// The entry for a method name.
+    /// The methods served only under `--os ios` (issue 12; not in the contract).
+    /// Under `--os manual` they do not exist: `-32601`, as for any unknown name.
+    public static let iosMethods: [Entry] = [
+        entry(OSTerminate.self, isExtension: true),
+        entry(OSOpenApp.self, isExtension: true),
+        entry(OSExplain.self, isExtension: true),
+        entry(OSSetPolicy.self, isExtension: true),
+    ]
+
+    /// The events sent only under `--os ios`.
+    public static let iosEvents: [String] = [
+        AppLaunchedEvent.name,
+        AppTerminatedEvent.name,
+        LaunchDeferredEvent.name,
+    ]
+
+    /// The entry for a method name (the contract's methods and `os/submit`).
     public static func method(named name: String) -> Entry? {
         methods.first { $0.name == name }
+    }
+
+    /// The entry for a method name as a plugin running with `--os mode` serves it.
+    public static func method(named name: String, os mode: OSMode) -> Entry? {
+        method(named: name) ?? (mode == .ios ? iosMethods.first { $0.name == name } : nil)
     }
 }

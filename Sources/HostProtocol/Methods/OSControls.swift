@@ -162,6 +162,47 @@ public enum OSSetConditions: RPCMethod {
     }
 }
 
+extension OSSetConditions {
+    /// The params under `--os ios`: the contract's members plus `batteryLevel` (a
+    /// number from 0 to 1), `lowPowerMode` and `deviceInUse` (booleans). Under
+    /// `--os manual` those are unknown members, ignored like any other.
+    public struct IOSParams: JSONCodable, Hashable {
+        public var base: Params
+        public var batteryLevel: Double?
+        public var lowPowerMode: Bool?
+        public var deviceInUse: Bool?
+
+        public init(
+            base: Params = Params(), batteryLevel: Double? = nil, lowPowerMode: Bool? = nil, deviceInUse: Bool? = nil
+        ) {
+            self.base = base
+            self.batteryLevel = batteryLevel
+            self.lowPowerMode = lowPowerMode
+            self.deviceInUse = deviceInUse
+        }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            base = try Params(json: json)
+            let r = try ObjectReader(json)
+            batteryLevel = try r.optional("batteryLevel", .number)
+            if let level = batteryLevel, !(0...1).contains(level) {
+                throw JSONDecodingError(
+                    path: "batteryLevel", expected: "a number from 0 to 1", found: "\(JSONNumber(level))")
+            }
+            lowPowerMode = try r.optional("lowPowerMode", .bool)
+            deviceInUse = try r.optional("deviceInUse", .bool)
+        }
+
+        public var json: JSONValue {
+            guard case .object(var o) = base.json else { return base.json }
+            if let v = batteryLevel { o["batteryLevel"] = .number(v) }
+            if let v = lowPowerMode { o["lowPowerMode"] = .bool(v) }
+            if let v = deviceInUse { o["deviceInUse"] = .bool(v) }
+            return .object(o)
+        }
+    }
+}
+
 /// `os/submit` (this implementation's extension): a direct `BGTaskScheduler.submit`
 /// of any request, so that the scheduler's rules can be driven from outside.
 /// Failures are `-32001` with `data.scheduler`.

@@ -60,13 +60,19 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
         public var violations: Int
         /// Extension: invokes dropped without an answer (nil when the plugin does not report it).
         public var dropped: Int?
+        /// `--os ios` only: apps killed by the watchdog (each also counted in `violations`).
+        public var watchdogKills: Int?
 
-        public init(launched: Int = 0, completed: Int = 0, expired: Int = 0, violations: Int = 0, dropped: Int? = 0) {
+        public init(
+            launched: Int = 0, completed: Int = 0, expired: Int = 0, violations: Int = 0, dropped: Int? = 0,
+            watchdogKills: Int? = nil
+        ) {
             self.launched = launched
             self.completed = completed
             self.expired = expired
             self.violations = violations
             self.dropped = dropped
+            self.watchdogKills = watchdogKills
         }
 
         public init(json: JSONValue) throws(JSONDecodingError) {
@@ -76,6 +82,7 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
             expired = Int(try r.require("expired", .integer))
             violations = Int(try r.require("violations", .integer))
             dropped = try r.optional("dropped", .integer).map(Int.init)
+            watchdogKills = try r.optional("watchdogKills", .integer).map(Int.init)
         }
 
         public var json: JSONValue {
@@ -84,6 +91,7 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
                 "expired": .number(expired), "violations": .number(violations),
             ]
             if let dropped { o["dropped"] = .number(dropped) }
+            if let watchdogKills { o["watchdogKills"] = .number(watchdogKills) }
             return .object(o)
         }
     }
@@ -105,8 +113,10 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
     public var cancelInvokePending: Bool?
     /// Extension: how many times notification authorization was requested.
     public var notificationAuthorizationRequests: Int?
+    /// `--os ios` only: the app's process, the policy, the energy budget, the running task.
+    public var ios: IOSStateSnapshot?
 
-    public init(now: VirtualTime, clock: ClockKind, profile: Profile, activeTask: ActiveTask?, pendingCancelInvoke: RequestID?, safetyTimerDeadline: VirtualTime?, config: PluginConfig, pendingRequests: [TaskRequestInfo], registered: [Registration], conditions: Conditions, counters: Counters, cancelInvokePending: Bool?, notificationAuthorizationRequests: Int?) {
+    public init(now: VirtualTime, clock: ClockKind, profile: Profile, activeTask: ActiveTask?, pendingCancelInvoke: RequestID?, safetyTimerDeadline: VirtualTime?, config: PluginConfig, pendingRequests: [TaskRequestInfo], registered: [Registration], conditions: Conditions, counters: Counters, cancelInvokePending: Bool?, notificationAuthorizationRequests: Int?, ios: IOSStateSnapshot? = nil) {
         self.now = now
         self.clock = clock
         self.profile = profile
@@ -120,6 +130,7 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
         self.counters = counters
         self.cancelInvokePending = cancelInvokePending
         self.notificationAuthorizationRequests = notificationAuthorizationRequests
+        self.ios = ios
     }
 
     public init(json: JSONValue) throws(JSONDecodingError) {
@@ -140,6 +151,7 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
         counters = try Counters(json: try r.require("counters", .any))
         cancelInvokePending = try r.optional("cancelInvokePending", .bool)
         notificationAuthorizationRequests = try r.optional("notificationAuthorizationRequests", .integer).map(Int.init)
+        ios = try r.optional("ios", .any).map { v throws(JSONDecodingError) in try IOSStateSnapshot(json: v) }
     }
 
     public var json: JSONValue {
@@ -158,6 +170,7 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
         ]
         if let cancelInvokePending { o["cancelInvokePending"] = .bool(cancelInvokePending) }
         if let notificationAuthorizationRequests { o["notificationAuthorizationRequests"] = .number(notificationAuthorizationRequests) }
+        if let ios { o["ios"] = ios.json }
         return .object(o)
     }
 }

@@ -41,9 +41,13 @@ public enum Initialize: RPCMethod {
         public var clock: ClockKind
         /// `--profile`.
         public var profile: Profile
+        /// `--os`, written only under `--os ios` (a plugin without it runs `manual`).
+        public var os: OSMode?
+        /// `--os-seed`, written only under `--os ios`.
+        public var osSeed: UInt64?
 
         /// Creates a result.
-        public init(protocolVersion: String = "1", serverName: String, serverVersion: String, bundleIdentifier: String, refreshIdentifier: String, processingIdentifier: String, clock: ClockKind, profile: Profile) {
+        public init(protocolVersion: String = "1", serverName: String, serverVersion: String, bundleIdentifier: String, refreshIdentifier: String, processingIdentifier: String, clock: ClockKind, profile: Profile, os: OSMode? = nil, osSeed: UInt64? = nil) {
             self.protocolVersion = protocolVersion
             self.serverName = serverName
             self.serverVersion = serverVersion
@@ -52,6 +56,8 @@ public enum Initialize: RPCMethod {
             self.processingIdentifier = processingIdentifier
             self.clock = clock
             self.profile = profile
+            self.os = os
+            self.osSeed = osSeed
         }
 
         public init(json: JSONValue) throws(JSONDecodingError) {
@@ -66,10 +72,15 @@ public enum Initialize: RPCMethod {
             processingIdentifier = try ids.require("processing", .string)
             clock = try r.require("clock", .oneOf)
             profile = try r.require("profile", .oneOf)
+            os = try r.optional("os", .oneOf)
+            osSeed = try r.optional("osSeed", JSONField(expected: "an integer from 0 to 2^64-1") { v in
+                guard case .number(let n) = v else { return nil }
+                return UInt64(n.literal)
+            })
         }
 
         public var json: JSONValue {
-            [
+            var o: [String: JSONValue] = [
                 "protocolVersion": .string(protocolVersion),
                 "serverInfo": ["name": .string(serverName), "version": .string(serverVersion)],
                 "bundleIdentifier": .string(bundleIdentifier),
@@ -77,6 +88,9 @@ public enum Initialize: RPCMethod {
                 "clock": .string(clock.rawValue),
                 "profile": .string(profile.rawValue),
             ]
+            if let os { o["os"] = .string(os.rawValue) }
+            if let osSeed { o["osSeed"] = .number(JSONNumber(uncheckedLiteral: String(osSeed))) }
+            return .object(JSONObject(o))
         }
     }
 }

@@ -79,18 +79,29 @@ public struct Conditions: JSONCodable, Hashable {
     public var externalPower: Bool
     /// Network connected (default true).
     public var networkConnected: Bool
-    /// Whether advancing time launches eligible requests (default false).
+    /// Whether advancing time launches eligible requests (default false; true under `--os ios`).
     public var autoLaunch: Bool
+    /// `--os ios` only: battery, Low Power Mode, device in use (nil and not written otherwise).
+    public var ios: IOSConditions?
 
     /// The defaults of a freshly started plugin.
     public static let defaults = Conditions(backgroundRefreshStatus: .available, externalPower: false, networkConnected: true, autoLaunch: false)
 
+    /// The defaults of a freshly started `--os ios` plugin: the system launches on its own.
+    public static let iosDefaults = Conditions(
+        backgroundRefreshStatus: .available, externalPower: false, networkConnected: true, autoLaunch: true,
+        ios: .defaults)
+
     /// Creates conditions.
-    public init(backgroundRefreshStatus: BackgroundRefreshStatus, externalPower: Bool, networkConnected: Bool, autoLaunch: Bool) {
+    public init(
+        backgroundRefreshStatus: BackgroundRefreshStatus, externalPower: Bool, networkConnected: Bool, autoLaunch: Bool,
+        ios: IOSConditions? = nil
+    ) {
         self.backgroundRefreshStatus = backgroundRefreshStatus
         self.externalPower = externalPower
         self.networkConnected = networkConnected
         self.autoLaunch = autoLaunch
+        self.ios = ios
     }
 
     public init(json: JSONValue) throws(JSONDecodingError) {
@@ -99,15 +110,18 @@ public struct Conditions: JSONCodable, Hashable {
         externalPower = try r.require("externalPower", .bool)
         networkConnected = try r.require("networkConnected", .bool)
         autoLaunch = try r.require("autoLaunch", .bool)
+        ios = try IOSConditions.ifPresent(in: json)
     }
 
     public var json: JSONValue {
-        [
+        var o: [String: JSONValue] = [
             "backgroundRefreshStatus": .string(backgroundRefreshStatus.rawValue),
             "externalPower": .bool(externalPower),
             "networkConnected": .bool(networkConnected),
             "autoLaunch": .bool(autoLaunch),
         ]
+        if let ios { o.merge(ios.members) { a, _ in a } }
+        return .object(JSONObject(o))
     }
 }
 

@@ -9,7 +9,7 @@ struct HandlerTableTests {
     final class Calls: InvokeSink {
         var names: [String] = []
         func deliver(_ outcome: Result<JSONValue, RPCError>?, for route: Invoke.Route) {}
-        func answeredTwice(_ detail: String) {}
+        func answeredTwice(_ detail: String, _ outcome: Result<JSONValue, RPCError>, for route: Invoke.Route) {}
     }
 
     @Test func findsEachNameByItsBytes() {

@@ -63,7 +63,9 @@ struct LedgerAndInvokeUnitTests {
         var twice: [String] = []
         var route: Invoke.Route { Invoke.Route(sink: self, replyID: .int(7)) }
         func deliver(_ outcome: Result<JSONValue, RPCError>?, for route: Invoke.Route) { delivered.append(outcome) }
-        func answeredTwice(_ detail: String) { twice.append(detail) }
+        func answeredTwice(_ detail: String, _ outcome: Result<JSONValue, RPCError>, for route: Invoke.Route) {
+            twice.append(detail)
+        }
     }
 
     /// An invoke is answered at most once; a second answer is reported, not delivered.

@@ -5,6 +5,10 @@
 /// names); inert otherwise. Each fault breaks exactly one rule family; the
 /// conformance suite's mutation test runs the suite once per fault and expects
 /// the matching check to fail. An unknown name is a usage error (exit 64).
+///
+/// Where each acts: the faults of the seed's methods are changes to their steps, made
+/// when the engine builds the port (``PortMutants``); the seed's methods hold no fault
+/// check. The others act in the engine (`Server/`) or the emulated OS (`OS/`).
 public enum Fault: String, CaseIterable, Sendable {
     /// framing.auto: replies are framed as ndjson whatever framing was detected.
     case replyFramingNDJSON = "reply-framing-ndjson"
@@ -54,6 +58,20 @@ public enum Fault: String, CaseIterable, Sendable {
     case shutdownNoReject = "shutdown-no-reject"
     /// determinism: times in replies carry a per-process jitter.
     case nondeterministicTimes = "nondeterministic-times"
+
+    // Mutants from the real plugin's bug history (issue 14).
+
+    /// exactly-once: the expiration completes the task through both references it has, the
+    /// one its closure captured and the stored one (the double `setTaskCompleted` crash).
+    case completeBothReferences = "complete-both-references"
+    /// safety-timer: the timer rejects the pending `waitForCancel` instead of resolving it.
+    case safetyTimerRejects = "safety-timer-rejects"
+    /// completeBgTask order: reschedules even when no task was active.
+    case rescheduleWithoutTask = "reschedule-without-task"
+    /// stopKeepalive: the pending `waitForCancel` is rejected only when a task is active.
+    case stopNoRejectWithoutTask = "stop-no-reject-without-task"
+    /// invoke.answered-once: a second answer to one invoke is written to the wire.
+    case secondAnswerWritten = "second-answer-written"
 
     // Faults for testing hosts rather than checks: they make the plugin fail the
     // way a broken or crashing plugin would.

@@ -1,0 +1,65 @@
+import HostProtocol
+
+/// Which queue runs at each interleaving decision of `--dispatch tauri`: the choices a client
+/// installed with `plugin/dispatchSchedule` first, in order, then a small seeded PRNG
+/// (SplitMix64 seeded with `--dispatch-seed`), so that the plugin's output stays a pure
+/// function of its input and flags.
+struct DispatchSchedule {
+    /// `--dispatch-seed`: where the PRNG starts (again after `plugin/reset`).
+    let initialSeed: UInt64
+    private var state: UInt64
+    private var choices: [DispatchQueueName] = []
+    private var nextChoice = 0
+    /// Decisions made since the last report.
+    private(set) var decisions = 0
+    /// The queue chosen at each of them (the first `takenLimit`).
+    private(set) var taken: [DispatchQueueName] = []
+
+    init(seed: UInt64) {
+        initialSeed = seed
+        state = seed
+    }
+
+    /// Decides which queue runs its next step.
+    mutating func choose() -> DispatchQueueName {
+        let queue: DispatchQueueName
+        if nextChoice < choices.count {
+            queue = choices[nextChoice]
+            nextChoice += 1
+        } else {
+            queue = nextRandom() & 1 == 0 ? .ipc : .main
+        }
+        decisions += 1
+        if taken.count < PluginDispatchSchedule.Result.takenLimit { taken.append(queue) }
+        return queue
+    }
+
+    /// `plugin/dispatchSchedule`: reports what happened since the last report, then installs
+    /// the new choices (and reseeds the PRNG when asked).
+    mutating func install(
+        _ params: PluginDispatchSchedule.Params, mode: DispatchMode
+    ) -> PluginDispatchSchedule.Result {
+        let result = PluginDispatchSchedule.Result(
+            dispatch: mode, decisions: decisions, taken: taken, unused: choices.count - nextChoice)
+        choices = params.choices
+        nextChoice = 0
+        decisions = 0
+        taken = []
+        if let seed = params.seed { state = UInt64(seed) }
+        return result
+    }
+
+    /// `plugin/reset`: as at start.
+    mutating func reset() {
+        self = DispatchSchedule(seed: initialSeed)
+    }
+
+    /// SplitMix64 (Steele, Lea and Flood): one 64-bit state, good enough to pick between two queues.
+    private mutating func nextRandom() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,153 @@
+import HostProtocol
+
+/// The two dispatch queues the seed runs on, emulated deterministically (`--dispatch`).
+///
+/// On an iPhone, Tauri runs every invoke on its serial `ipc` queue, while the seed's BGTask
+/// launch handlers (registered `using: .main`), their expiration handlers and its safety
+/// `Timer` run on the main queue: two queues touch the seed's state without a lock.
+///
+/// - `ipc` holds the invokes' jobs (``StepJob``s: a seed method run one step at a time).
+/// - `main` holds the OS's jobs: each `os/` control, which calls the app's handlers as it
+///   goes (their programs run through ``run(_:)``), and, under `--profile strict`, the
+///   bodies the invokes hop onto it.
+///
+/// Under `serial`, and for a lone frame under `tauri`, a job runs to its end as soon as it is
+/// queued. Under `tauri`, the jobs of one JSON-RPC batch are in progress at once: the batch is
+/// read through (its invokes queued on `ipc`, its `os/` controls on `main`), then the queues
+/// run; whenever both have a step ready, ``DispatchSchedule`` picks the queue that runs its next
+/// step. Each queue stays serial. One owner calls all of this (the engine): nothing here is
+/// concurrent for real, so the output stays a pure function of the input and the flags.
+final class Dispatcher {
+    /// `--dispatch`.
+    let mode: DispatchMode
+    /// The decisions' source.
+    private(set) var schedule: DispatchSchedule
+    private var ipc: [StepJob] = []
+    private var main: [() -> Void] = []
+    /// The queue whose code runs now (nil outside any job).
+    private(set) var current: DispatchQueueName?
+    /// The step running now: which seed method and statement let go of a dropped invoke.
+    var currentStep: (program: String, label: String)? {
+        runningJob.map { ($0.name, $0.runningStep ?? "") }
+    }
+    private var runningJob: StepJob?
+    /// True while a batch's jobs are in progress under `tauri`.
+    private(set) var interleaving = false
+    private var draining = false
+    /// The main job just picked by a decision: its first step needs no second decision.
+    private var mainGranted = false
+
+    init(mode: DispatchMode, seed: UInt64) {
+        self.mode = mode
+        schedule = DispatchSchedule(seed: seed)
+    }
+
+    // MARK: - Queueing
+
+    /// `DispatchQueue(label: "ipc").async`: Tauri calling an `@objc` method.
+    func asyncIPC(_ job: StepJob) {
+        guard !job.isFinished else { return }
+        ipc.append(job)
+        if !interleaving { drain() }
+    }
+
+    /// `DispatchQueue.main.async`: a job for the main queue.
+    func asyncMain(_ job: @escaping () -> Void) {
+        main.append(job)
+        if !interleaving { drain() }
+    }
+
+    /// Runs a program on the queue that calls it (a handler the OS calls on main). On main,
+    /// under `tauri` in a batch, the `ipc` queue may run steps before each of its steps.
+    func run(_ job: StepJob) {
+        guard mode == .tauri else { return execute(job, toEnd: true) }
+        while !job.isFinished {
+            if current == .main { yieldToIPC() }
+            execute(job)
+        }
+    }
+
+    /// Runs `body` (the reading of one batch) with its jobs in progress at once under `tauri`,
+    /// then runs them all; under `serial` each job has already run when it was queued.
+    func batch(_ body: () -> Void) {
+        guard mode == .tauri, !interleaving else { return body() }
+        interleaving = true
+        body()
+        drain()
+        interleaving = false
+    }
+
+    /// Runs every queued job to its end (the barrier before a session method).
+    func drain() {
+        guard !draining else { return }
+        draining = true
+        defer { draining = false }
+        while true {
+            let queue: DispatchQueueName
+            switch (ipc.isEmpty, main.isEmpty) {
+            case (true, true): return
+            case (false, true): queue = .ipc
+            case (true, false): queue = .main
+            case (false, false): queue = interleaving ? schedule.choose() : .ipc
+            }
+            if queue == .ipc {
+                runIPC(toEnd: !interleaving)
+            } else {
+                let job = main.removeFirst()
+                mainGranted = true
+                within(.main, job)
+                mainGranted = false
+            }
+        }
+    }
+
+    // MARK: - Schedule
+
+    /// `plugin/dispatchSchedule`.
+    func install(_ params: PluginDispatchSchedule.Params) -> PluginDispatchSchedule.Result {
+        schedule.install(params, mode: mode)
+    }
+
+    /// `plugin/reset`: the schedule as at start (the queues are empty: reset is a barrier).
+    func reset() {
+        schedule.reset()
+    }
+
+    // MARK: - Running
+
+    /// Before a main step: `ipc` runs its steps for as long as the schedule picks it.
+    private func yieldToIPC() {
+        if mainGranted {
+            mainGranted = false
+            return
+        }
+        guard interleaving else { return }
+        while !ipc.isEmpty, schedule.choose() == .ipc { runIPC(toEnd: false) }
+    }
+
+    /// One step of the `ipc` queue's head job (or all of them).
+    private func runIPC(toEnd: Bool) {
+        let job = ipc[0]
+        within(.ipc) {
+            if mode == .serial { return execute(job, toEnd: true) }
+            execute(job)
+            while toEnd, !job.isFinished { execute(job) }
+        }
+        if job.isFinished { ipc.removeFirst() }
+    }
+
+    /// Runs one step of `job` (or, under `serial`, all of them at once, without a cursor).
+    private func execute(_ job: StepJob, toEnd: Bool = false) {
+        let saved = runningJob
+        runningJob = job
+        if toEnd { job.runToEnd() } else { job.step() }
+        runningJob = saved
+    }
+
+    private func within(_ queue: DispatchQueueName, _ body: () -> Void) {
+        let saved = current
+        current = queue
+        body()
+        current = saved
+    }
+}

@@ -1,0 +1,102 @@
+/// How the plugin runs the seed's code (`--dispatch`).
+public enum DispatchMode: String, Sendable, CaseIterable, Hashable {
+    /// One executor: every job runs to completion before the next starts (the default).
+    case serial
+    /// As Tauri on iOS: invokes on an emulated `ipc` queue, the OS's launch and expiration
+    /// handlers and the safety timer on an emulated main queue. The steps of the jobs of one
+    /// JSON-RPC batch interleave under a schedule (`--dispatch-seed`, `plugin/dispatchSchedule`).
+    case tauri
+}
+
+/// One of the two emulated dispatch queues of `--dispatch tauri`.
+public enum DispatchQueueName: String, Sendable, CaseIterable, Hashable {
+    /// Tauri's serial queue for invokes.
+    case ipc
+    /// The main queue: BGTask handlers (`using: .main`), their expiration handlers, the `Timer`.
+    case main
+}
+
+/// `plugin/dispatchSchedule` (extension): reports the interleaving decisions made since the
+/// previous call (or the start, or `plugin/reset`) and installs the choices for the next ones.
+///
+/// Under `--dispatch tauri`, whenever both queues have a step ready the plugin asks its schedule
+/// which queue runs next: the explicit `choices` first, in order, then a PRNG seeded with
+/// `--dispatch-seed` (or `seed`). Under `--dispatch serial` no decision is ever made.
+///
+/// ```json
+/// {"jsonrpc":"2.0","id":1,"method":"plugin/dispatchSchedule","params":{"choices":["ipc","main","main"]}}
+/// {"id":1,"jsonrpc":"2.0","result":{"decisions":0,"dispatch":"tauri","taken":[],"unused":0}}
+/// ```
+public enum PluginDispatchSchedule: RPCMethod {
+    public static let name = "plugin/dispatchSchedule"
+    public static let kind = MethodKind.session
+
+    /// `{choices?, seed?}`.
+    public struct Params: JSONCodable, Hashable {
+        /// The queues to run at the next decisions, in order (default: none).
+        public var choices: [DispatchQueueName]
+        /// Reseeds the PRNG that decides once the choices are used up (default: keep it).
+        public var seed: Int64?
+
+        /// Creates params.
+        public init(choices: [DispatchQueueName] = [], seed: Int64? = nil) {
+            self.choices = choices
+            self.seed = seed
+        }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let r = try ObjectReader(json)
+            choices = try r.optional("choices", .array(of: .oneOf)) ?? []
+            seed = try r.optional("seed", .integer)
+            if let seed, seed < 0 {
+                throw JSONDecodingError(path: "seed", expected: "a non-negative integer", found: "\(seed)")
+            }
+        }
+
+        public var json: JSONValue {
+            var o: [String: JSONValue] = ["choices": .array(choices.map { .string($0.rawValue) })]
+            if let seed { o["seed"] = .number(JSONNumber(seed)) }
+            return .object(o)
+        }
+    }
+
+    /// What happened since the previous call.
+    public struct Result: JSONCodable, Hashable {
+        /// `--dispatch`.
+        public var dispatch: DispatchMode
+        /// How many decisions were made.
+        public var decisions: Int
+        /// The queue chosen at each decision, in order (the first ``takenLimit`` only).
+        public var taken: [DispatchQueueName]
+        /// How many of the previously installed choices were not used.
+        public var unused: Int
+
+        /// The longest `taken` list reported.
+        public static let takenLimit = 65_536
+
+        /// Creates a result.
+        public init(dispatch: DispatchMode, decisions: Int, taken: [DispatchQueueName], unused: Int) {
+            self.dispatch = dispatch
+            self.decisions = decisions
+            self.taken = taken
+            self.unused = unused
+        }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let r = try ObjectReader(json)
+            dispatch = try r.require("dispatch", .oneOf)
+            decisions = Int(try r.require("decisions", .integer))
+            taken = try r.require("taken", .array(of: .oneOf))
+            unused = Int(try r.require("unused", .integer))
+        }
+
+        public var json: JSONValue {
+            [
+                "dispatch": .string(dispatch.rawValue),
+                "decisions": .number(decisions),
+                "taken": .array(taken.map { .string($0.rawValue) }),
+                "unused": .number(unused),
+            ]
+        }
+    }
+}

@@ -1,0 +1,118 @@
+/// The app's process as `os/terminate`, `os/openApp` and `plugin/state` (`ios.app`) show it.
+public struct AppStatus: JSONCodable, Hashable {
+    /// `launching`, `running` or `notRunning`.
+    public var phase: AppPhase
+    /// Why the current (or last) process was started.
+    public var launchCause: LaunchCause
+    /// When it was started.
+    public var launchedAt: VirtualTime
+    /// Whether the app was force-quit and not opened since: no background launches.
+    public var forceQuit: Bool
+    /// Why a launch handler could not be registered in this process, if one could not.
+    public var registrationError: String?
+    /// How the last process ended (`reason`, `at`), if one has.
+    public var lastTermination: Termination?
+    /// Processes started since the plugin started or was reset (the first one included).
+    public var launches: Int
+
+    /// How a process ended.
+    public struct Termination: JSONCodable, Hashable {
+        public var reason: TerminationReason
+        public var at: VirtualTime
+
+        public init(reason: TerminationReason, at: VirtualTime) {
+            self.reason = reason
+            self.at = at
+        }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let r = try ObjectReader(json, path: "lastTermination")
+            reason = try r.require("reason", .oneOf)
+            at = try r.require("at", .time)
+        }
+
+        public var json: JSONValue { ["reason": .string(reason.rawValue), "at": at.json] }
+    }
+
+    public init(
+        phase: AppPhase, launchCause: LaunchCause, launchedAt: VirtualTime, forceQuit: Bool, registrationError: String?,
+        lastTermination: Termination?, launches: Int
+    ) {
+        self.phase = phase
+        self.launchCause = launchCause
+        self.launchedAt = launchedAt
+        self.forceQuit = forceQuit
+        self.registrationError = registrationError
+        self.lastTermination = lastTermination
+        self.launches = launches
+    }
+
+    public init(json: JSONValue) throws(JSONDecodingError) {
+        let r = try ObjectReader(json, path: "app")
+        phase = try r.require("phase", .oneOf)
+        launchCause = try r.require("launchCause", .oneOf)
+        launchedAt = try r.require("launchedAt", .time)
+        forceQuit = try r.require("forceQuit", .bool)
+        let error = try r.require("registrationError", .any)
+        registrationError = error.isNull ? nil : try r.require("registrationError", .string)
+        let last = try r.require("lastTermination", .any)
+        lastTermination = last.isNull ? nil : try Termination(json: last)
+        launches = Int(try r.require("launches", .integer))
+    }
+
+    public var json: JSONValue {
+        [
+            "phase": .string(phase.rawValue), "launchCause": .string(launchCause.rawValue),
+            "launchedAt": launchedAt.json,
+            "forceQuit": .bool(forceQuit), "registrationError": registrationError.map { .string($0) } ?? .null,
+            "lastTermination": lastTermination?.json ?? .null, "launches": .number(launches),
+        ]
+    }
+}
+
+/// `os/terminate` (`--os ios` only): ends the app's process. `reason` `system` (the
+/// system reclaims it: pending requests are kept and may cold-start it) or
+/// `forceQuit` (swiped away: no background launches until `os/openApp`; allowed
+/// while not running, where it only marks the app). Pending invokes are answered
+/// `-32000` reason `terminated`; timers die. `-32002` for `system` while not running.
+public enum OSTerminate: RPCMethod {
+    public static let name = "os/terminate"
+    public static let kind = MethodKind.osControl
+    public typealias Result = AppStatus
+
+    /// `{reason}`: `system` or `forceQuit` (`watchdog` is the system's own).
+    public struct Params: JSONCodable, Hashable {
+        public var reason: TerminationReason
+
+        public init(reason: TerminationReason) { self.reason = reason }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let r = try ObjectReader(json)
+            let text = try r.require("reason", .string)
+            guard let reason = TerminationReason(rawValue: text), reason != .watchdog else {
+                throw JSONDecodingError(path: "reason", expected: "one of system, forceQuit", found: "\"\(text)\"")
+            }
+            self.reason = reason
+        }
+
+        public var json: JSONValue { ["reason": .string(reason.rawValue)] }
+    }
+}
+
+/// `os/openApp` (`--os ios` only): the user opens the app. A fresh process starts
+/// (cause `user`, fresh plugin state, registration runs again) and the force-quit
+/// mark is cleared. `-32002` while the app is running.
+public enum OSOpenApp: RPCMethod {
+    public static let name = "os/openApp"
+    public static let kind = MethodKind.osControl
+    public typealias Params = EmptyParams
+    public typealias Result = AppStatus
+}
+
+/// `os/explain` (`--os ios` only): why a request is not running now, and when it could.
+public enum OSExplain: RPCMethod {
+    public static let name = "os/explain"
+    public static let kind = MethodKind.osControl
+    public typealias Params = IdentifierParams
+    public typealias Result = LaunchExplanation
+}

@@ -1,0 +1,100 @@
+/// `os/appLaunched` (`--os ios`): the app's process started (`cause`, `at`, and for
+/// a cold start into the background the task's `identifier`), before anything runs in it.
+public enum AppLaunchedEvent: RPCEvent {
+    public static let name = "os/appLaunched"
+
+    public struct Params: JSONCodable, Hashable {
+        public var cause: LaunchCause
+        public var at: VirtualTime
+        /// `backgroundTask` only: the task the system launches the app for.
+        public var identifier: String?
+
+        public init(cause: LaunchCause, at: VirtualTime, identifier: String? = nil) {
+            self.cause = cause
+            self.at = at
+            self.identifier = identifier
+        }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let r = try ObjectReader(json)
+            cause = try r.require("cause", .oneOf)
+            at = try r.require("at", .time)
+            identifier = try r.optional("identifier", .string)
+        }
+
+        public var json: JSONValue {
+            var o: [String: JSONValue] = ["cause": .string(cause.rawValue), "at": at.json]
+            if let identifier { o["identifier"] = .string(identifier) }
+            return .object(JSONObject(o))
+        }
+    }
+}
+
+/// `os/appTerminated` (`--os ios`): the app's process ended (`reason`, `at`, and the
+/// `identifier` of the task that was running, if one was). Written before the
+/// pending invokes are answered `terminated`.
+public enum AppTerminatedEvent: RPCEvent {
+    public static let name = "os/appTerminated"
+
+    public struct Params: JSONCodable, Hashable {
+        public var reason: TerminationReason
+        public var at: VirtualTime
+        public var identifier: String?
+
+        public init(reason: TerminationReason, at: VirtualTime, identifier: String? = nil) {
+            self.reason = reason
+            self.at = at
+            self.identifier = identifier
+        }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let r = try ObjectReader(json)
+            reason = try r.require("reason", .oneOf)
+            at = try r.require("at", .time)
+            identifier = try r.optional("identifier", .string)
+        }
+
+        public var json: JSONValue {
+            var o: [String: JSONValue] = ["reason": .string(reason.rawValue), "at": at.json]
+            if let identifier { o["identifier"] = .string(identifier) }
+            return .object(JSONObject(o))
+        }
+    }
+}
+
+/// `os/launchDeferred` (`--os ios`): a request's planned launch time came and it
+/// could not launch (`identifier`, `at`, `reasons`, `nextPossibleAt`, as `os/explain`
+/// gives them). Sent once per submitted request.
+public enum LaunchDeferredEvent: RPCEvent {
+    public static let name = "os/launchDeferred"
+
+    public struct Params: JSONCodable, Hashable {
+        public var identifier: String
+        public var at: VirtualTime
+        public var reasons: [LaunchReason]
+        public var nextPossibleAt: VirtualTime?
+
+        public init(identifier: String, at: VirtualTime, reasons: [LaunchReason], nextPossibleAt: VirtualTime?) {
+            self.identifier = identifier
+            self.at = at
+            self.reasons = reasons
+            self.nextPossibleAt = nextPossibleAt
+        }
+
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let r = try ObjectReader(json)
+            identifier = try r.require("identifier", .string)
+            at = try r.require("at", .time)
+            reasons = try r.require("reasons", .array(of: .decoded))
+            let next = try r.require("nextPossibleAt", .any)
+            nextPossibleAt = next.isNull ? nil : try r.require("nextPossibleAt", .time)
+        }
+
+        public var json: JSONValue {
+            [
+                "identifier": .string(identifier), "at": at.json, "reasons": .array(reasons.map(\.json)),
+                "nextPossibleAt": nextPossibleAt?.json ?? .null,
+            ]
+        }
+    }
+}

@@ -1,0 +1,182 @@
+/// The knobs of the `--os ios` policy (`os/setPolicy`, `plugin/state`'s `ios.policy`).
+///
+/// Times are seconds. `docs/protocol.md` ("--os ios") says why each default is what it is.
+public struct IOSPolicy: JSONCodable, Hashable {
+    /// A refresh task's usual runtime budget (default 30, Apple's "about 30 seconds").
+    public var refreshBudgetSecs: Double
+    /// The chance that a refresh task's budget is an early one instead (default 0.2).
+    public var refreshEarlyExpiryChance: Double
+    /// The early budget's range, drawn uniformly per launch (default 2 to 5: field reports).
+    public var refreshEarlyExpiryMinSecs: Double
+    public var refreshEarlyExpiryMaxSecs: Double
+    /// A processing task's runtime budget (default 600: "minutes").
+    public var processingBudgetSecs: Double
+    /// How long after its expiration handler ran a task may stay uncompleted before
+    /// the watchdog kills the app (default 5).
+    public var watchdogGraceSecs: Double
+    /// The system's delay after `earliestBeginDate`, drawn uniformly per submission
+    /// (defaults: refresh 0 to 1800, processing 0 to 3600).
+    public var refreshDelayMinSecs: Double
+    public var refreshDelayMaxSecs: Double
+    public var processingDelayMinSecs: Double
+    public var processingDelayMaxSecs: Double
+    /// Background launches the daily energy budget holds; it refills evenly over 24 h
+    /// and each launch spends one (default 12).
+    public var energyBudgetLaunches: Int
+    /// Minimum time between two launches of one identifier (default 600).
+    public var minLaunchSpacingSecs: Double
+    /// The app loads the plugin after `didFinishLaunching` (default false): its
+    /// registrations then fail, as Apple's `NSInternalInconsistencyException` says.
+    public var pluginLoadsLate: Bool
+
+    /// The defaults.
+    public static let defaults = IOSPolicy(
+        refreshBudgetSecs: 30, refreshEarlyExpiryChance: 0.2, refreshEarlyExpiryMinSecs: 2,
+        refreshEarlyExpiryMaxSecs: 5,
+        processingBudgetSecs: 600, watchdogGraceSecs: 5, refreshDelayMinSecs: 0, refreshDelayMaxSecs: 1800,
+        processingDelayMinSecs: 0, processingDelayMaxSecs: 3600, energyBudgetLaunches: 12, minLaunchSpacingSecs: 600,
+        pluginLoadsLate: false)
+
+    /// The largest energy budget accepted (launches per day).
+    public static let maxEnergyBudgetLaunches = 100_000
+
+    /// Creates a policy.
+    public init(
+        refreshBudgetSecs: Double, refreshEarlyExpiryChance: Double, refreshEarlyExpiryMinSecs: Double,
+        refreshEarlyExpiryMaxSecs: Double, processingBudgetSecs: Double, watchdogGraceSecs: Double,
+        refreshDelayMinSecs: Double, refreshDelayMaxSecs: Double, processingDelayMinSecs: Double,
+        processingDelayMaxSecs: Double, energyBudgetLaunches: Int, minLaunchSpacingSecs: Double, pluginLoadsLate: Bool
+    ) {
+        self.refreshBudgetSecs = refreshBudgetSecs
+        self.refreshEarlyExpiryChance = refreshEarlyExpiryChance
+        self.refreshEarlyExpiryMinSecs = refreshEarlyExpiryMinSecs
+        self.refreshEarlyExpiryMaxSecs = refreshEarlyExpiryMaxSecs
+        self.processingBudgetSecs = processingBudgetSecs
+        self.watchdogGraceSecs = watchdogGraceSecs
+        self.refreshDelayMinSecs = refreshDelayMinSecs
+        self.refreshDelayMaxSecs = refreshDelayMaxSecs
+        self.processingDelayMinSecs = processingDelayMinSecs
+        self.processingDelayMaxSecs = processingDelayMaxSecs
+        self.energyBudgetLaunches = energyBudgetLaunches
+        self.minLaunchSpacingSecs = minLaunchSpacingSecs
+        self.pluginLoadsLate = pluginLoadsLate
+    }
+
+    /// The duration members, by wire name (shared by reading, writing and checking).
+    static let secondsKeys: [(String, any WritableKeyPath<IOSPolicy, Double> & Sendable)] = [
+        ("refreshBudgetSecs", \.refreshBudgetSecs), ("refreshEarlyExpiryMinSecs", \.refreshEarlyExpiryMinSecs),
+        ("refreshEarlyExpiryMaxSecs", \.refreshEarlyExpiryMaxSecs), ("processingBudgetSecs", \.processingBudgetSecs),
+        ("watchdogGraceSecs", \.watchdogGraceSecs), ("refreshDelayMinSecs", \.refreshDelayMinSecs),
+        ("refreshDelayMaxSecs", \.refreshDelayMaxSecs), ("processingDelayMinSecs", \.processingDelayMinSecs),
+        ("processingDelayMaxSecs", \.processingDelayMaxSecs), ("minLaunchSpacingSecs", \.minLaunchSpacingSecs),
+    ]
+
+    public init(json: JSONValue) throws(JSONDecodingError) {
+        self = try IOSPolicy.defaults.applying(Update(json: json))
+        let r = try ObjectReader(json)
+        for (key, _) in IOSPolicy.secondsKeys { _ = try r.require(key, .number) }
+        _ = try r.require("refreshEarlyExpiryChance", .number)
+        _ = try r.require("energyBudgetLaunches", .integer)
+        _ = try r.require("pluginLoadsLate", .bool)
+    }
+
+    public var json: JSONValue {
+        var o: [String: JSONValue] = [
+            "refreshEarlyExpiryChance": .number(refreshEarlyExpiryChance),
+            "energyBudgetLaunches": .number(energyBudgetLaunches), "pluginLoadsLate": .bool(pluginLoadsLate),
+        ]
+        for (key, path) in IOSPolicy.secondsKeys { o[key] = .number(self[keyPath: path]) }
+        return .object(JSONObject(o))
+    }
+
+    /// Why a policy does not hold together (a range whose minimum exceeds its maximum).
+    public var inconsistency: String? {
+        let ranges: [(String, Double, Double)] = [
+            ("refreshEarlyExpiry", refreshEarlyExpiryMinSecs, refreshEarlyExpiryMaxSecs),
+            ("refreshDelay", refreshDelayMinSecs, refreshDelayMaxSecs),
+            ("processingDelay", processingDelayMinSecs, processingDelayMaxSecs),
+        ]
+        for (name, low, high) in ranges where low > high {
+            return "\(name)MinSecs (\(JSONNumber(low))) must not exceed \(name)MaxSecs (\(JSONNumber(high)))"
+        }
+        return nil
+    }
+
+    /// `os/setPolicy`'s params: any subset of the policy's members.
+    public struct Update: JSONCodable, Hashable {
+        /// The duration members given, by wire name.
+        public var seconds: [String: Double] = [:]
+        public var refreshEarlyExpiryChance: Double?
+        public var energyBudgetLaunches: Int?
+        public var pluginLoadsLate: Bool?
+
+        /// Creates an update.
+        public init(
+            seconds: [String: Double] = [:], refreshEarlyExpiryChance: Double? = nil, energyBudgetLaunches: Int? = nil,
+            pluginLoadsLate: Bool? = nil
+        ) {
+            self.seconds = seconds
+            self.refreshEarlyExpiryChance = refreshEarlyExpiryChance
+            self.energyBudgetLaunches = energyBudgetLaunches
+            self.pluginLoadsLate = pluginLoadsLate
+        }
+
+        /// Durations are finite numbers >= 0 (budgets > 0), up to a year; the chance is
+        /// from 0 to 1; the energy budget an integer from 1 to 100,000.
+        public init(json: JSONValue) throws(JSONDecodingError) {
+            let r = try ObjectReader(json)
+            for (key, _) in IOSPolicy.secondsKeys {
+                guard let v = try r.optional(key, .number) else { continue }
+                let positive = key.hasSuffix("BudgetSecs")
+                guard v >= 0, v <= 31_536_000, !positive || v > 0 else {
+                    throw JSONDecodingError(
+                        path: key, expected: positive ? "a number of seconds > 0 (at most 31536000)"
+                            : "a number of seconds >= 0 (at most 31536000)", found: "\(JSONNumber(v))")
+                }
+                seconds[key] = v
+            }
+            refreshEarlyExpiryChance = try r.optional("refreshEarlyExpiryChance", .number)
+            if let p = refreshEarlyExpiryChance, !(0...1).contains(p) {
+                throw JSONDecodingError(
+                    path: "refreshEarlyExpiryChance", expected: "a number from 0 to 1", found: "\(JSONNumber(p))")
+            }
+            if let n = try r.optional("energyBudgetLaunches", .integer) {
+                guard n >= 1, n <= Int64(IOSPolicy.maxEnergyBudgetLaunches) else {
+                    throw JSONDecodingError(
+                        path: "energyBudgetLaunches", expected: "an integer from 1 to 100000", found: "\(n)")
+                }
+                energyBudgetLaunches = Int(n)
+            }
+            pluginLoadsLate = try r.optional("pluginLoadsLate", .bool)
+        }
+
+        public var json: JSONValue {
+            var o: [String: JSONValue] = seconds.mapValues { .number($0) }
+            if let v = refreshEarlyExpiryChance { o["refreshEarlyExpiryChance"] = .number(v) }
+            if let v = energyBudgetLaunches { o["energyBudgetLaunches"] = .number(v) }
+            if let v = pluginLoadsLate { o["pluginLoadsLate"] = .bool(v) }
+            return .object(JSONObject(o))
+        }
+    }
+
+    /// This policy with an update's members applied.
+    public func applying(_ update: Update) -> IOSPolicy {
+        var p = self
+        for (key, path) in IOSPolicy.secondsKeys { if let v = update.seconds[key] { p[keyPath: path] = v } }
+        if let v = update.refreshEarlyExpiryChance { p.refreshEarlyExpiryChance = v }
+        if let v = update.energyBudgetLaunches { p.energyBudgetLaunches = v }
+        if let v = update.pluginLoadsLate { p.pluginLoadsLate = v }
+        return p
+    }
+}
+
+/// `os/setPolicy` (`--os ios` only): changes any of the policy's knobs; returns all
+/// of them. `-32602` for a wrong type, a value out of range, or a range whose
+/// minimum would exceed its maximum (nothing changes). New values apply to what is
+/// drawn next (budgets at the next launch, delays at the next submission).
+public enum OSSetPolicy: RPCMethod {
+    public static let name = "os/setPolicy"
+    public static let kind = MethodKind.osControl
+    public typealias Params = IOSPolicy.Update
+    public typealias Result = IOSPolicy
+}

@@ -1,0 +1,127 @@
+/// How the emulated OS behaves (`--os`).
+public enum OSMode: String, Sendable, CaseIterable, Hashable {
+    /// The OS acts only on `os/` controls (the contract's behaviour; the default).
+    case manual
+    /// The OS also applies iOS's own policies: launch decisions, runtime budgets,
+    /// the watchdog and the app's lifecycle (`docs/protocol.md`, "--os ios").
+    case ios
+}
+
+/// Why the OS ran a task's expiration handler: `os/taskExpired`'s `cause` (under `--os ios`).
+public enum ExpirationCause: String, Sendable, CaseIterable, Hashable {
+    /// `os/expire` (the debugger's simulate-expiration).
+    case simulated
+    /// The task's runtime budget ran out.
+    case budget
+    /// A processing task that requires external power lost it.
+    case externalPowerLost
+    /// A processing task that requires network connectivity lost it.
+    case networkLost
+    /// The user started using the device while a processing task ran.
+    case deviceInUse
+}
+
+/// Why the app's process ended: `os/appTerminated`'s `reason`.
+public enum TerminationReason: String, Sendable, CaseIterable, Hashable {
+    /// The system reclaimed the app (`os/terminate {reason: "system"}`): pending requests are kept.
+    case system
+    /// The user swiped the app away in the app switcher: no background launches until it is opened.
+    case forceQuit
+    /// A task was not completed within the grace period after its expiration handler ran.
+    case watchdog
+}
+
+/// Why the app's process was started: `os/appLaunched`'s `cause`.
+public enum LaunchCause: String, Sendable, CaseIterable, Hashable {
+    /// The user opened the app (`os/openApp`; also the process the plugin starts with).
+    case user
+    /// The system launched the app into the background to run a task (a cold start).
+    case backgroundTask
+}
+
+/// Where the app's process is in its life (`plugin/state`'s `ios.app.phase`).
+public enum AppPhase: String, Sendable, CaseIterable, Hashable {
+    /// Started, `didFinishLaunching` not returned yet: launch handlers may be registered.
+    case launching
+    /// Finished launching: registering a launch handler now is an error.
+    case running
+    /// Terminated (or never relaunched): no plugin state, no timers.
+    case notRunning
+}
+
+/// One thing that keeps a pending request from running now (`os/explain`, `os/launchDeferred`).
+public enum LaunchFactor: String, Sendable, CaseIterable, Hashable {
+    /// No request is pending for the identifier.
+    case notPending
+    /// The request's `earliestBeginDate` has not come.
+    case earliestBeginDate
+    /// The system's own scheduling delay after `earliestBeginDate` has not passed.
+    case systemDelay
+    /// The app was force-quit: no background launches until the user opens it.
+    case forceQuit
+    /// The running app has no launch handler for the identifier.
+    case notRegistered
+    /// `autoLaunch` is off: the system launches nothing by itself.
+    case autoLaunchOff
+    /// Background App Refresh is off (refresh requests only).
+    case backgroundAppRefreshOff
+    /// The battery is below 20 %: no discretionary launches.
+    case lowBattery
+    /// Low Power Mode is on.
+    case lowPowerMode
+    /// The daily energy budget is spent; it refills over the day.
+    case energyBudget
+    /// The identifier launched too recently (minimum spacing between its launches).
+    case rateLimit
+    /// Another task is running (the OS runs one at a time).
+    case taskRunning
+    /// A processing task needs an idle device.
+    case deviceInUse
+    /// A processing task that requires external power is not on power.
+    case externalPower
+    /// A processing task that requires network connectivity has none.
+    case networkConnectivity
+}
+
+/// The device conditions `--os ios` adds to ``Conditions`` (members of `os/setConditions`).
+public struct IOSConditions: JSONCodable, Hashable {
+    /// The battery's charge from 0 to 1 (default 1). Below 0.2 nothing discretionary launches.
+    public var batteryLevel: Double
+    /// Low Power Mode (default false): no background launches.
+    public var lowPowerMode: Bool
+    /// The user is using the device (default false): processing tasks neither start nor keep running.
+    public var deviceInUse: Bool
+
+    /// The defaults.
+    public static let defaults = IOSConditions(batteryLevel: 1, lowPowerMode: false, deviceInUse: false)
+
+    /// Below this battery level nothing discretionary launches.
+    public static let lowBatteryThreshold = 0.2
+
+    /// Creates conditions.
+    public init(batteryLevel: Double, lowPowerMode: Bool, deviceInUse: Bool) {
+        self.batteryLevel = batteryLevel
+        self.lowPowerMode = lowPowerMode
+        self.deviceInUse = deviceInUse
+    }
+
+    public init(json: JSONValue) throws(JSONDecodingError) {
+        let r = try ObjectReader(json)
+        batteryLevel = try r.require("batteryLevel", .number)
+        lowPowerMode = try r.require("lowPowerMode", .bool)
+        deviceInUse = try r.require("deviceInUse", .bool)
+    }
+
+    /// Reads them when `batteryLevel` is present (an `--os ios` plugin), else nil.
+    static func ifPresent(in json: JSONValue) throws(JSONDecodingError) -> IOSConditions? {
+        guard json["batteryLevel"] != nil else { return nil }
+        return try IOSConditions(json: json)
+    }
+
+    /// The members, to be merged into the conditions object.
+    public var members: [String: JSONValue] {
+        ["batteryLevel": .number(batteryLevel), "lowPowerMode": .bool(lowPowerMode), "deviceInUse": .bool(deviceInUse)]
+    }
+
+    public var json: JSONValue { .object(JSONObject(members)) }
+}

@@ -1,0 +1,89 @@
+/// One reason a request is not running now: a factor, words for people, and the
+/// time it stops holding when that is known from the clock alone.
+///
+/// ```json
+/// {"detail":"energy budget exhausted until 06:00 (t=21600 s)","factor":"energyBudget","until":21600}
+/// ```
+public struct LaunchReason: JSONCodable, Hashable {
+    public var factor: LaunchFactor
+    public var detail: String
+    /// When a time-based factor stops holding; nil for a condition.
+    public var until: VirtualTime?
+
+    public init(factor: LaunchFactor, detail: String, until: VirtualTime? = nil) {
+        self.factor = factor
+        self.detail = detail
+        self.until = until
+    }
+
+    public init(json: JSONValue) throws(JSONDecodingError) {
+        let r = try ObjectReader(json, path: "reasons")
+        factor = try r.require("factor", .oneOf)
+        detail = try r.require("detail", .string)
+        until = try r.optional("until", .time)
+    }
+
+    public var json: JSONValue {
+        var o: [String: JSONValue] = ["factor": .string(factor.rawValue), "detail": .string(detail)]
+        if let until { o["until"] = until.json }
+        return .object(JSONObject(o))
+    }
+}
+
+/// `os/explain`'s result: every reason the request is not running now, and the
+/// earliest time it could launch if nothing but the clock changes (nil when it
+/// waits for a condition, the running task, the user, or a submission).
+public struct LaunchExplanation: JSONCodable, Hashable {
+    /// Where the identifier's request stands.
+    public enum Status: String, Sendable, CaseIterable, Hashable {
+        /// Submitted and waiting.
+        case pending
+        /// Launched and not completed.
+        case running
+        /// No request is pending and no task of it runs.
+        case notPending
+    }
+
+    public var identifier: String
+    public var status: Status
+    /// In the documented order (`docs/protocol.md`); empty when it runs or could launch now.
+    public var reasons: [LaunchReason]
+    public var nextPossibleAt: VirtualTime?
+    /// The request's `earliestBeginDate`, when one is pending.
+    public var earliestBeginDate: VirtualTime?
+    /// When the system plans to launch it (`earliestBeginDate` plus its delay), when pending.
+    public var plannedAt: VirtualTime?
+
+    public init(
+        identifier: String, status: Status, reasons: [LaunchReason], nextPossibleAt: VirtualTime?,
+        earliestBeginDate: VirtualTime? = nil, plannedAt: VirtualTime? = nil
+    ) {
+        self.identifier = identifier
+        self.status = status
+        self.reasons = reasons
+        self.nextPossibleAt = nextPossibleAt
+        self.earliestBeginDate = earliestBeginDate
+        self.plannedAt = plannedAt
+    }
+
+    public init(json: JSONValue) throws(JSONDecodingError) {
+        let r = try ObjectReader(json)
+        identifier = try r.require("identifier", .string)
+        status = try r.require("status", .oneOf)
+        reasons = try r.require("reasons", .array(of: .decoded))
+        let next = try r.require("nextPossibleAt", .any)
+        nextPossibleAt = next.isNull ? nil : try r.require("nextPossibleAt", .time)
+        earliestBeginDate = try r.optional("earliestBeginDate", .time)
+        plannedAt = try r.optional("plannedAt", .time)
+    }
+
+    public var json: JSONValue {
+        var o: [String: JSONValue] = [
+            "identifier": .string(identifier), "status": .string(status.rawValue),
+            "reasons": .array(reasons.map(\.json)), "nextPossibleAt": nextPossibleAt?.json ?? .null,
+        ]
+        if let earliestBeginDate { o["earliestBeginDate"] = earliestBeginDate.json }
+        if let plannedAt { o["plannedAt"] = plannedAt.json }
+        return .object(JSONObject(o))
+    }
+}
