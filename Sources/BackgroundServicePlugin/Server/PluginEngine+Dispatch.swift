@@ -32,15 +32,15 @@ extension PluginEngine {
         // A notification's answers go nowhere (unless a fault says otherwise).
         let route = id.map { makeRoute(id: $0, batch: batch) }
             ?? (answersNotifications ? makeRoute(id: .null, batch: batch, tracksPending: false) : silentRoute)
-        guard let handler = handlers[method] else {
+        guard let (handler, queue) = handlers.find(method) else {
             log("unknown method \"\(method)\"")
             deliver(.failure(.methodNotFound(method)), for: route)
             return
         }
-        var args = params ?? .object([:])
+        var args = params ?? .object(JSONObject())
         if case .array = args {
             if options.faults.contains(.acceptArrayParams) {
-                args = .object([:])
+                args = .object(JSONObject())
             } else {
                 let error = RPCError.invalidParams("params must be an object (named parameters), not an array")
                 deliver(.failure(error), for: route)
@@ -53,17 +53,23 @@ extension PluginEngine {
             return
         }
         let invoke = Invoke(id: id, method: method, args: args, route: route)
-        // Where it runs (`Dispatcher`): the OS acts on the main queue; the port queues the
-        // seed's invokes on `ipc`; anything else waits until both queues are idle.
-        if method.utf8.starts(with: "os/".utf8) {
-            dispatcher.asyncMain { handler(invoke) }
-        } else {
-            if !Self.seedInvokes.contains(method) { dispatcher.drain() }
+        switch queue {
+        case .main: dispatcher.asyncMain { handler(invoke) }
+        case .ipc: handler(invoke)
+        case .afterBoth:
+            dispatcher.drain()
             handler(invoke)
         }
         // Most invokes are answered before the handler returns; only those still
         // unanswered (a stored waitForCancel, or any job of a batch not run yet) are pending.
         if let id, !invoke.isAnswered { pendingIDs.append(id) }
+    }
+
+    /// Where a method runs (`Dispatcher`): the OS acts on the main queue; the port queues
+    /// the seed's invokes on `ipc`; anything else waits until both queues are idle.
+    static func queue(of method: String) -> HandlerTable.Queue {
+        if method.utf8.starts(with: "os/".utf8) { return .main }
+        return seedInvokes.contains(method) ? .ipc : .afterBoth
     }
 
     private static let seedInvokes: Set = [

@@ -31,7 +31,7 @@ public final class PluginEngine {
     /// Set by `shutdown`: no further input is processed.
     public private(set) var isShutDown = false
     /// Handlers by method name.
-    var handlers = HandlerTable()
+    var handlers = HandlerTable(queue: PluginEngine.queue(of:))
     /// Set by the `exit-mid-frame-on-state` fault: the runtime exits with it after writing.
     public internal(set) var requestedExitStatus: Int32?
     /// The emulated `ipc` and main queues (`--dispatch`); they outlive `plugin/reset`.

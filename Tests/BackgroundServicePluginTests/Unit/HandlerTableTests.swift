@@ -24,4 +24,19 @@ struct HandlerTableTests {
         // "é" and "e\u{301}" are different names on the wire, as they are different bytes.
         #expect(calls.names == ["initialize", "os/launch", "replaced", "cancelCancelListener", "é", "e\u{301}"])
     }
+
+    /// Each method comes with the queue it runs on: the OS's on main, the seed's invokes
+    /// on `ipc`, the rest once both are idle.
+    @Test func eachMethodComesWithItsQueue() {
+        var table = HandlerTable(queue: PluginEngine.queue(of:))
+        for name in ["os/launch", "cancelCancelListener", "waitForCancel", "plugin/state", "initialize"] {
+            table[name] = { _ in }
+        }
+        #expect(table.find("os/launch")?.1 == .main)
+        #expect(table.find("cancelCancelListener")?.1 == .ipc)
+        #expect(table.find("waitForCancel")?.1 == .ipc)
+        #expect(table.find("plugin/state")?.1 == .afterBoth)
+        #expect(table.find("initialize")?.1 == .afterBoth)
+        #expect(table.find("os/expire") == nil)
+    }
 }
