@@ -21,6 +21,12 @@ final class OutputBuffer {
         return bytes
     }
 
+    /// Passes the pending bytes to `body`, then empties the buffer, keeping its storage.
+    func drain(_ body: (UnsafeRawBufferPointer) -> Void) {
+        bytes.withUnsafeBytes(body)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     var isEmpty: Bool { bytes.isEmpty }
 
     private var effectiveFraming: Framing { forceNDJSON ? .ndjson : framing }

@@ -172,6 +172,10 @@ public final class PluginEngine {
     /// Takes the bytes to write to stdout.
     public func takeOutput() -> [UInt8] { output.take() }
 
+    /// Hands the bytes to write to `write`, then forgets them, keeping the buffer (no
+    /// copy and no new allocation, as taking them would cost).
+    public func writeOutput(_ write: (UnsafeRawBufferPointer) -> Void) { output.drain(write) }
+
     /// Whether there is output to write.
     public var hasOutput: Bool { !output.isEmpty }
 
