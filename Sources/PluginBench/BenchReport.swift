@@ -47,7 +47,7 @@ package struct BenchReport {
 
     var targets: [Target] {
         let w256 = window256?.invokes ?? 0
-        let w256ToC = w256 / (window256?.cFloor ?? .infinity)
+        let w256ToC = window256?.ratioToCFloor ?? 0
         let placed = pinned ? "pinned" : "on different CPUs"
         let first = memory.first?.invokes ?? 0, last = memory.last?.invokes ?? 0
         return [
@@ -89,7 +89,8 @@ package struct BenchReport {
         [
             "window": .number(p.window), "invokesPerSecond": .number(p.invokes.rounded()),
             "echoLinesPerSecond": .number(p.echo.rounded()), "cFloorLinesPerSecond": .number(p.cFloor.rounded()),
-            "ratioToEcho": Self.ratio(p.invokes, p.echo), "ratioToCFloor": Self.ratio(p.invokes, p.cFloor),
+            "ratioToEcho": .number((p.ratioToEcho * 100).rounded() / 100),
+            "ratioToCFloor": .number((p.ratioToCFloor * 100).rounded() / 100),
         ]
     }
 
@@ -168,8 +169,8 @@ package struct BenchReport {
             rates("  C floor (lines)") { "\(Int($0.cFloor))" },
             rates("  Swift echo (lines)") { "\(Int($0.echo))" },
             rates("  cancelCancelListener (invokes)") { "\(Int($0.invokes))" },
-            rates("  invokes vs C floor") { String(format: "%.2fx", $0.invokes / $0.cFloor) },
-            rates("  invokes vs Swift echo") { String(format: "%.2fx", $0.invokes / $0.echo) },
+            rates("  invokes vs C floor") { String(format: "%.2fx", $0.ratioToCFloor) },
+            rates("  invokes vs Swift echo") { String(format: "%.2fx", $0.ratioToEcho) },
             "",
             String(
                 format: "startup (spawn to initialize reply)  p50 %.2f ms, p90 %.2f ms (%d starts)", startup.p50 / 1000,

@@ -19,7 +19,9 @@ extension BenchRunner {
         package var complete: Latency
     }
 
-    /// Lines (or invokes) per second with `window` in flight.
+    /// Lines (or invokes) per second with `window` in flight: the median over blocks,
+    /// and the median over blocks of the ratio of a block's invokes to the floors' blocks
+    /// beside it (a block that another process interrupted moves neither).
     package struct Pipelined {
         package var window: Int
         /// `cancelCancelListener` invokes per second.
@@ -28,6 +30,10 @@ extension BenchRunner {
         package var echo: Double
         /// The C floor's lines per second.
         package var cFloor: Double
+        /// Invokes per second over the C floor's lines per second.
+        package var ratioToCFloor: Double
+        /// Invokes per second over the Swift echo's lines per second.
+        package var ratioToEcho: Double
     }
 
     /// The live processes of one interleaved measurement.
@@ -98,7 +104,7 @@ extension BenchRunner {
 
     /// Pipelined throughput at `window`, `total` lines each, in `blocks` interleaved
     /// blocks after one untimed block each.
-    package func pipelined(_ s: Subjects, window: Int, total: Int, blocks: Int = 10) throws(HostError) -> Pipelined {
+    package func pipelined(_ s: Subjects, window: Int, total: Int, blocks: Int = 20) throws(HostError) -> Pipelined {
         let perBlock = max(window, total / blocks)
         let invoke = Array(#"{"id":1,"jsonrpc":"2.0","method":"cancelCancelListener"}"#.utf8) + [0x0A]
         let echo = Self.typicalRequest
@@ -109,16 +115,22 @@ extension BenchRunner {
             default: try Self.time { () throws(HostError) in try Self.pump(s.cancel, invoke, window, perBlock) }
             }
         }
-        var nanoseconds: [UInt64] = [0, 0, 0]
+        // Per second, by kind (C floor, Swift echo, invokes), one per block.
+        var rates: [[Double]] = [[], [], []]
         for block in 0...blocks {
-            for k in nanoseconds.indices {
+            for k in rates.indices {
                 let ns = try run(k)
-                if block > 0 { nanoseconds[k] += ns }
+                if block > 0 { rates[k].append(Double(perBlock) / (Double(max(ns, 1)) / 1e9)) }
             }
         }
-        let rate = { (ns: UInt64) in Double(perBlock * blocks) / (Double(max(ns, 1)) / 1e9) }
+        func median(_ xs: [Double]) -> Double {
+            let s = xs.sorted()
+            return s.isEmpty ? 0 : s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+        }
         return Pipelined(
-            window: window, invokes: rate(nanoseconds[2]), echo: rate(nanoseconds[1]), cFloor: rate(nanoseconds[0]))
+            window: window, invokes: median(rates[2]), echo: median(rates[1]), cFloor: median(rates[0]),
+            ratioToCFloor: median(zip(rates[2], rates[0]).map { $0 / $1 }),
+            ratioToEcho: median(zip(rates[2], rates[1]).map { $0 / $1 }))
     }
 
     /// How long `body` took, in nanoseconds.
