@@ -9,6 +9,7 @@ import PackageDescription
 // importing `PluginHost` compiles none of them:
 //
 //   PluginHost ← PluginConformance, PluginFuzzing, PluginBench
+//   PluginHost, BackgroundServicePlugin ← PluginInProcess (the engine behind the seam)
 //   PluginFuzzing, PluginBench ← PluginSoak
 //   all of them ← HostCLI ← plugin-host
 
@@ -24,6 +25,7 @@ let package = Package(
         .library(name: "HostProtocol", targets: ["HostProtocol"]),
         .library(name: "BackgroundServicePlugin", targets: ["BackgroundServicePlugin"]),
         .library(name: "PluginHost", targets: ["PluginHost"]),
+        .library(name: "PluginInProcess", targets: ["PluginInProcess"]),
         .library(name: "PluginConformance", targets: ["PluginConformance"]),
         .library(name: "PluginFuzzing", targets: ["PluginFuzzing"]),
         .library(name: "PluginBench", targets: ["PluginBench"]),
@@ -37,6 +39,10 @@ let package = Package(
         .target(name: "HostProtocol"),
         .target(name: "BackgroundServicePlugin", dependencies: ["HostProtocol"]),
         .target(name: "PluginHost", dependencies: ["HostProtocol"]),
+        // The plugin's engine behind the transport seam, in the host's process (tests,
+        // `--plugin builtin`); apart from PluginHost, so that an embedder that spawns a
+        // binary does not link the engine.
+        .target(name: "PluginInProcess", dependencies: ["PluginHost", "BackgroundServicePlugin", "HostProtocol"]),
         .target(name: "PluginConformance", dependencies: ["PluginHost", "HostProtocol"]),
         .target(name: "PluginFuzzing", dependencies: ["PluginHost", "HostProtocol"]),
         .target(name: "PluginBench", dependencies: ["PluginHost", "HostProtocol"]),
@@ -44,7 +50,8 @@ let package = Package(
         .target(
             name: "HostCLI",
             dependencies: [
-                "PluginConformance", "PluginFuzzing", "PluginBench", "PluginSoak", "PluginHost", "HostProtocol",
+                "PluginConformance", "PluginFuzzing", "PluginBench", "PluginSoak", "PluginInProcess", "PluginHost",
+                "HostProtocol",
             ]
         ),
         .executableTarget(name: "background-service-plugin", dependencies: ["BackgroundServicePlugin"]),
@@ -65,10 +72,22 @@ let package = Package(
         .testTarget(
             name: "PluginHostTests",
             // PluginSoak for `FaultLatency` and `SoakMemory` (the process-fault tests).
-            dependencies: ["PluginHost", "HostProtocol", "PluginSoak", "HostTestSupport", "background-service-plugin"]
+            dependencies: [
+                "PluginHost", "PluginInProcess", "HostProtocol", "PluginSoak", "HostTestSupport",
+                "background-service-plugin",
+            ]
         ),
-        .testTarget(name: "PluginConformanceTests", dependencies: ["PluginConformance", "PluginHost"] + runsPluginHost),
-        .testTarget(name: "PluginFuzzingTests", dependencies: ["PluginFuzzing", "PluginHost"] + runsPluginHost),
+        // A second, deliberately different but conforming plugin for the conformance
+        // suite's tests (not a product: never shipped).
+        .executableTarget(
+            name: "conformance-double", dependencies: ["BackgroundServicePlugin", "HostProtocol"],
+            path: "Tests/ConformanceDouble"),
+        .testTarget(
+            name: "PluginConformanceTests",
+            dependencies: ["PluginConformance", "PluginHost", "conformance-double"] + runsPluginHost),
+        .testTarget(
+            name: "PluginFuzzingTests",
+            dependencies: ["PluginFuzzing", "PluginHost", "PluginInProcess"] + runsPluginHost),
         .testTarget(name: "PluginSoakTests", dependencies: ["PluginSoak", "PluginHost"] + runsPluginHost),
         .testTarget(name: "HostCLITests", dependencies: runsPluginHost),
     ],

@@ -134,7 +134,7 @@ package struct BenchRunner {
         for target in settings.memoryInvokes.sorted() {
             try BenchRunner.pump(c, line: line, from: done, to: target, window: 256)
             done = target
-            let m = ProcReader.memory(pid: c.pid) ?? (0, 0, 0, 0)
+            let m = c.pid.flatMap { ProcReader.memory(pid: $0) } ?? (0, 0, 0, 0)
             out.append(MemorySample(invokes: target, rssKB: m.rssKB, peakKB: m.peakKB, anonKB: m.anonKB, fileKB: m.fileKB))
         }
         return out

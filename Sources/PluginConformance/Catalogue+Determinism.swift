@@ -6,7 +6,8 @@ extension ConformanceCatalogue {
     static let determinism: [ConformanceCheck] = [
         ConformanceCheck(
             "determinism.output.sorted-compact", section: 2,
-            rule: "Replies and events are compact JSON with object keys sorted (compared byte for byte).", flags: ["--events"], compareRaw: true
+            rule: "Replies and events are compact JSON with object keys sorted (every frame's text is judged: no whitespace outside strings, each object's keys in UTF-8 byte order).",
+            flags: ["--events"], judgesTextForm: true
         ) { _ in
             [.send(startKeepalive(1, #"{"iosRequiresExternalPower":true}"#), setConditions(2, "{}"), request(3, "os/pendingTaskRequests"), launch(4, .processing),
                    expect: [submitted(.refresh, at: "900"), submitted(.processing, at: "900", power: true), result(1), result(2, conditions()),

@@ -82,10 +82,10 @@ extension ConformanceCatalogue {
         },
         ConformanceCheck(
             "jsonrpc.params.not-object", section: 2,
-            rule: "params of any type other than object or array is -32600 (the reply carries the request's id)."
+            rule: "params of any type other than object or array is -32600 (the reply carries the request's id, or null)."
         ) { _ in
             [.send(request(1, "cancelCancelListener", "5"), request(2, "cancelCancelListener", #""x""#), request(3, "cancelCancelListener", "true"),
-                   request(4, "cancelCancelListener", "null"), expect: [failure(1, -32600), failure(2, -32600), failure(3, -32600), failure(4, -32600)])]
+                   request(4, "cancelCancelListener", "null"), expect: [invalidRequest(1), invalidRequest(2), invalidRequest(3), invalidRequest(4)])]
         },
         ConformanceCheck(
             "jsonrpc.params.unknown-members-ignored", section: 2,
@@ -104,14 +104,14 @@ extension ConformanceCatalogue {
             rule: "A request whose id equals the id of a request still pending gets -32600 and leaves the pending one untouched."
         ) { p in
             [.send(request(1, "waitForCancel"), expect: []),
-             .send(advance(1, "5"), expect: [failure(1, -32600)]),
+             .send(advance(1, "5"), expect: [invalidRequest(1)]),
              .send(state(2), expect: [ConformanceState.with(p) { $0.pendingCancelInvoke = "1" }.reply(2)]),
              .send(ping(3), expect: [rejected(1, "listenerCancelled"), result(3)])]
         },
         ConformanceCheck(
             "jsonrpc.duplicate-id.after-answer", section: 2,
             rule: "An id may be used again once its request has been answered."
-        ) { _ in [.send(ping(1), ping(1), expect: [result(1), result(1)]), .send(request(1, "waitForCancel"), ping(1), expect: [failure(1, -32600)])] },
+        ) { _ in [.send(ping(1), ping(1), expect: [result(1), result(1)]), .send(request(1, "waitForCancel"), ping(1), expect: [invalidRequest(1)])] },
         ConformanceCheck(
             "jsonrpc.invalid-request.not-object", section: 2,
             rule: "A message that is not a request object is answered with -32600, id null."
@@ -121,12 +121,16 @@ extension ConformanceCatalogue {
             rule: "A message whose jsonrpc member is missing or not \"2.0\" is answered with -32600."
         ) { _ in
             [.send(#"{"jsonrpc":"1.0","method":"cancelCancelListener"}"#, #"{"method":"cancelCancelListener"}"#, #"{"jsonrpc":2.0,"method":"cancelCancelListener"}"#,
-                   expect: [failure(.null, -32600), failure(.null, -32600), failure(.null, -32600)])]
+                   #"{"jsonrpc":"1.0","id":5,"method":"cancelCancelListener"}"#,
+                   expect: [failure(.null, -32600), failure(.null, -32600), failure(.null, -32600), invalidRequest(5)])]
         },
         ConformanceCheck(
             "jsonrpc.invalid-request.method-not-string", section: 2,
             rule: "A message whose method is not a string is answered with -32600."
-        ) { _ in [.send(#"{"jsonrpc":"2.0","method":5}"#, #"{"jsonrpc":"2.0","method":null}"#, expect: [failure(.null, -32600), failure(.null, -32600)])] },
+        ) { _ in
+            [.send(#"{"jsonrpc":"2.0","method":5}"#, #"{"jsonrpc":"2.0","method":null}"#, #"{"jsonrpc":"2.0","id":6,"method":7}"#,
+                   expect: [failure(.null, -32600), failure(.null, -32600), invalidRequest(6)])]
+        },
         ConformanceCheck(
             "jsonrpc.invalid-request.id-type", section: 2,
             rule: "An id that is an object, an array or a boolean is not a request: -32600, id null."

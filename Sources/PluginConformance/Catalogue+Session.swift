@@ -3,7 +3,7 @@ import HostProtocol
 /// Section 5, session methods: `initialize`, `plugin/state`, `plugin/reset`, `shutdown`.
 extension ConformanceCatalogue {
     /// The `initialize` result for the default flags.
-    static func initializeResult(_ id: ID, _ profile: Profile, bundle: String = bundleID) -> String {
+    static func initializeResult(_ id: ID, _ profile: Profile, bundle: String = bundleID) -> Pattern {
         result(id, #"{"bundleIdentifier":"\#(bundle)","clock":"virtual","profile":"\#(profile.rawValue)","protocolVersion":"1","serverInfo":{"name":"*","version":"*"},"taskIdentifiers":{"processing":"\#(bundle).bg-processing","refresh":"\#(bundle).bg-refresh"}}"#)
     }
 
@@ -76,7 +76,7 @@ extension ConformanceCatalogue {
             rule: "plugin/reset rebuilds the plugin with the same flags (bundle id, profile).", flags: ["--bundle-id", "org.example.demo"]
         ) { p in
             [.send(startKeepalive(1), request(2, "plugin/reset"), state(3), expect: [result(1), result(2), ConformanceState.with(p) {
-                $0.registered = [#"{"identifier":"org.example.demo.bg-processing","kind":"processing"}"#, #"{"identifier":"org.example.demo.bg-refresh","kind":"refresh"}"#]
+                $0.registered = ConformanceState.registrations(bundle: "org.example.demo")
             }.reply(3)])]
         },
         ConformanceCheck(
@@ -85,6 +85,18 @@ extension ConformanceCatalogue {
         ) { _ in
             [.send(request(1, "waitForCancel"), expect: []),
              .exit([.json(request(2, "shutdown"))], closeStdin: false, expect: [rejected(1, "shutdown"), result(2)])]
+        },
+        ConformanceCheck(
+            "session.discover.document", section: 5,
+            rule: "rpc.discover (the OpenRPC convention) answers with an OpenRPC document (openrpc, info {title, version}, methods) that describes every method and event of the contract. Needs the rpc.discover extension.",
+            requires: [RPCDiscover.name]
+        ) { _ in
+            let named = (MethodRegistry.methods.filter { !$0.isExtension }.map(\.name) + MethodRegistry.events)
+                .map { Pattern(json: #"{"name":"\#($0)"}"#) }
+            let document = Pattern(json: #"{"info":{"title":"*","version":"*"},"openrpc":"*"}"#)
+                .replacing("methods", with: .includes(named))
+            return [.send(request(1, RPCDiscover.name), request(2, RPCDiscover.name, "{}"),
+                          expect: [result(1, document), result(2, document)])]
         },
         ConformanceCheck(
             "session.shutdown.exits", section: 5,

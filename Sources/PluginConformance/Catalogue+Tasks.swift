@@ -10,7 +10,7 @@ extension ConformanceCatalogue {
             flags: ["--bundle-id", "org.example.demo"]
         ) { p in
             [.send(state(1), request(2, "os/launch", #"{"identifier":"com.example.app.bg-refresh"}"#), expect: [ConformanceState.with(p) {
-                $0.registered = [#"{"identifier":"org.example.demo.bg-processing","kind":"processing"}"#, #"{"identifier":"org.example.demo.bg-refresh","kind":"refresh"}"#]
+                $0.registered = ConformanceState.registrations(bundle: "org.example.demo")
             }.reply(1), failure(2, -32602)])]
         },
         ConformanceCheck(

@@ -2,6 +2,20 @@ import HostProtocol
 
 /// The result of one check under one profile.
 package struct CheckOutcome: Sendable {
+    /// How a check ended.
+    package enum Status: String, Sendable, Hashable {
+        /// The plugin conforms.
+        case passed
+        /// The plugin does not conform.
+        case failed
+        /// Not judged: the plugin does not offer an extension the check needs.
+        case skipped
+        /// Failed, and listed in `--expected-failures`.
+        case xfail
+        /// Passed, but listed in `--expected-failures`: the baseline is out of date (fails the run).
+        case stale
+    }
+
     /// The failing step: what was sent and what came back.
     struct Failure: Sendable {
         /// 1-based step number (0: the whole script) and how many steps the script has.
@@ -10,10 +24,14 @@ package struct CheckOutcome: Sendable {
         /// The inputs of the failing step (and of the preceding steps without a
         /// barrier), as readable text.
         let sent: [String]
-        /// The replies expected (normalized).
+        /// The replies expected (patterns, in the catalogue's notation).
         let expected: [String]
-        /// The replies received (normalized; raw text for frames that are not JSON).
+        /// The replies received (compact JSON).
         let actual: [String]
+        /// Which expected reply each actual one matches (for the diff), as (expected, actual) index pairs.
+        var matched: [(Int, Int)] = []
+        /// Whether other replies were allowed around the expected ones (no diff is shown then).
+        var amongOthers = false
         /// What else went wrong (a hang, an early exit, the exit status), if anything.
         let note: String?
         /// The last lines the plugin wrote to stderr.
@@ -28,14 +46,18 @@ package struct CheckOutcome: Sendable {
     let section: Int
     /// The rule text.
     let rule: String
-    /// Whether the plugin conformed.
-    package let passed: Bool
-    /// One line saying why it failed.
-    let reason: String?
+    /// How the check ended.
+    package var status: Status
+    /// Whether the check passed (and was not expected to fail).
+    package var passed: Bool { status == .passed }
+    /// One line saying why it failed or was skipped.
+    var reason: String?
     /// Details of the failure.
     let failure: Failure?
     /// Wall-clock seconds the check took.
     let seconds: Double
+    /// How many frames were validated against the OpenRPC document.
+    package var framesValidated = 0
 
     /// The readable report of a failure: check, reason, sent messages, expected,
     /// actual and their diff.
@@ -53,9 +75,10 @@ package struct CheckOutcome: Sendable {
             lines.append("  actual:")
             lines += f.actual.isEmpty ? ["    (nothing)"] : f.actual.map { "    " + ConformanceText.shorten($0) }
         }
-        if f.expected != f.actual {
+        if !f.amongOthers, !(f.expected.count == f.actual.count && f.matched.count == f.expected.count) {
             lines.append("  diff (- expected, + actual):")
-            lines += ConformanceText.diff(expected: f.expected, actual: f.actual, context: 3).map { "    " + $0 }
+            lines += ConformanceText.diff(expected: f.expected, actual: f.actual, matched: f.matched, context: 3)
+                .map { "    " + $0 }
         }
         let tail = f.stderrTail.split(separator: "\n").suffix(5)
         if !tail.isEmpty {

@@ -33,32 +33,45 @@ struct CheckRunner: Sendable {
     let plugin: PluginUnderTest
 
     /// Runs the check; a `runsTwice` check is run in a second process too and both
-    /// stdouts must be byte-identical.
+    /// stdouts must be byte-identical. A check that needs an extension the plugin
+    /// answers with -32601 is skipped.
     func run(_ check: ConformanceCheck, profile: Profile) -> CheckOutcome {
         let started = DispatchTime.now()
         let first = runOnce(check, profile: profile, stopAtFirstFailure: !check.runsTwice)
         var failure = first.failure
         var reason = first.reason
-        if check.runsTwice {
-            // Determinism first: two runs must write the same bytes, whatever they are.
+        var frames = first.framesValidated
+        if check.runsTwice, first.skippedFor == nil {
+            // Determinism: two runs must write the same bytes, whatever they are.
             let second = runOnce(check, profile: profile, stopAtFirstFailure: false)
+            frames += second.framesValidated
             if first.stdout != second.stdout {
                 let a = Self.rawFrames(first.stdout), b = Self.rawFrames(second.stdout)
-                reason = "two runs of the same script in two processes wrote different bytes (" + ConformanceText.summary(expected: a, actual: b) + ")"
+                let pairs = ConformanceText.alignment(a.count, b.count) { a[$0] == b[$1] }
+                let firstDiff = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }.map { ($0.offset, "") }
+                reason = "two runs of the same script in two processes wrote different bytes ("
+                    + ConformanceText.summary(expected: a.count, actual: b.count, firstMismatch: firstDiff) + ")"
                 failure = .init(
-                    step: 0, steps: first.steps, sent: first.allSent, expected: a, actual: b,
-                    note: "expected: the first run's stdout (barrier replies included); actual: the second run's", stderrTail: "")
+                    step: 0, steps: first.steps, sent: first.allSent, expected: a, actual: b, matched: pairs,
+                    note: "expected: the first run's stdout (barrier replies included); actual: the second run's",
+                    stderrTail: "")
             }
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        return CheckOutcome(
-            name: check.name, profile: profile, section: check.section, rule: check.rule,
-            passed: failure == nil, reason: failure == nil ? nil : reason, failure: failure, seconds: seconds)
+        let status: CheckOutcome.Status = first.skippedFor != nil ? .skipped : failure == nil ? .passed : .failed
+        var outcome = CheckOutcome(
+            name: check.name, profile: profile, section: check.section, rule: check.rule, status: status,
+            reason: first.skippedFor.map { "skipped (extension not offered: \($0))" } ?? (failure == nil ? nil : reason),
+            failure: status == .failed ? failure : nil, seconds: seconds)
+        outcome.framesValidated = frames
+        return outcome
     }
 
     /// The lines of a stdout, for showing two runs side by side.
     private static func rawFrames(_ bytes: [UInt8]) -> [String] {
-        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         if lines.last == "" { lines.removeLast() }
         return lines
     }
@@ -69,6 +82,9 @@ struct CheckRunner: Sendable {
         var stdout: [UInt8] = []
         var steps = 0
         var allSent: [String] = []
+        var framesValidated = 0
+        /// The extension the plugin answered -32601 to, when the check needs it.
+        var skippedFor: String?
     }
 
     private func runOnce(_ check: ConformanceCheck, profile: Profile, stopAtFirstFailure: Bool) -> Run {
@@ -82,7 +98,8 @@ struct CheckRunner: Sendable {
                 try plist.write(toFile: path, atomically: true, encoding: .utf8)
             } catch {
                 run.reason = "cannot write the Info.plist for the check: \(error.localizedDescription)"
-                run.failure = .init(step: 0, steps: steps.count, sent: [], expected: [], actual: [], note: run.reason, stderrTail: "")
+                run.failure = .init(
+                    step: 0, steps: steps.count, sent: [], expected: [], actual: [], note: run.reason, stderrTail: "")
                 return run
             }
             plistPath = path
@@ -94,8 +111,9 @@ struct CheckRunner: Sendable {
         do {
             pipe = try PluginPipe(executable: plugin.executable, arguments: arguments, environment: plugin.environment)
         } catch {
-            run.reason = "cannot start the plugin: \(error.description)"
-            run.failure = .init(step: 0, steps: steps.count, sent: [], expected: [], actual: [], note: run.reason, stderrTail: "")
+            run.reason = error.description
+            run.failure = .init(
+                step: 0, steps: steps.count, sent: [], expected: [], actual: [], note: run.reason, stderrTail: "")
             return run
         }
         var session = StepSession(check: check, pipe: pipe, timeout: plugin.stepTimeout)
@@ -109,36 +127,44 @@ struct CheckRunner: Sendable {
                 continue
             }
             unbarriered = []
-            let expected = step.expect.map { check.compareRaw ? $0 : (session.normalizer.normalize(Array($0.utf8)) ?? $0) }
-            if result.actual != expected || result.note != nil {
-                if run.failure == nil {
-                    run.reason = reason(check: check, session: session, expected: expected, result: result)
-                    run.failure = .init(
-                        step: index + 1, steps: steps.count, sent: sent, expected: expected, actual: result.actual,
-                        note: result.note, stderrTail: pipe.stderrTail)
-                }
-                if stopAtFirstFailure || result.note != nil { break }
+            let values = result.frames.map(\.value)
+            if let method = missingExtension(check, session, values) {
+                run.skippedFor = method
+                break
             }
+            let match = StepMatch(expected: step.expect, frames: values, amongOthers: step.amongOthers)
+            guard match.mismatch != nil || result.note != nil || !result.violations.isEmpty else { continue }
+            if run.failure == nil {
+                let why = [result.note, result.violations.first, match.mismatch].compactMap { $0 }
+                run.reason = why.joined(separator: "; ")
+                var notes = [result.note].compactMap { $0 } + result.violations
+                if match.ignored > 0 {
+                    notes.append("\(match.ignored) notification(s) of methods the contract does not name were ignored")
+                }
+                run.failure = .init(
+                    step: index + 1, steps: steps.count, sent: sent, expected: step.expect.map(\.description),
+                    actual: match.judged.map(\.description), matched: StepMatch.alignment(step.expect, match.judged),
+                    amongOthers: step.amongOthers, note: notes.isEmpty ? nil : notes.joined(separator: "\n        "), stderrTail: pipe.stderrTail)
+            }
+            if stopAtFirstFailure || result.note != nil { break }
         }
         pipe.stop()
         run.stdout = pipe.stdout
+        run.framesValidated = session.framesValidated
         return run
     }
 
-    /// One line saying why a step failed.
-    private func reason(check: ConformanceCheck, session: StepSession, expected: [String], result: StepSession.Result) -> String {
+    /// The extension method the check needs that the plugin answered with -32601, if any.
+    private func missingExtension(_ check: ConformanceCheck, _ session: StepSession, _ frames: [JSONValue]) -> String? {
         for method in check.requires {
             let ids = session.requestIDs(method: method)
-            let unknown = result.actual.contains { text in
-                guard let v = try? JSONParser.parse(Array(text.utf8)) else { return false }
-                return (v.arrayValue ?? [v]).contains { m in
+            let unknown = frames.contains { frame in
+                (frame.arrayValue ?? [frame]).contains { m in
                     m["error"]?["code"]?.int64Value == -32601 && m["id"].map { ids.contains($0.description) } == true
                 }
             }
-            if unknown { return "needs the \(method) extension (the plugin answered -32601 Method not found to \(method))" }
+            if unknown { return method }
         }
-        if result.actual == expected, let note = result.note { return note }
-        let summary = ConformanceText.summary(expected: expected, actual: result.actual)
-        return result.note.map { "\(summary); \($0)" } ?? summary
+        return nil
     }
 }

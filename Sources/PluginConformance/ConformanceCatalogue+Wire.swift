@@ -1,7 +1,6 @@
-/// The vocabulary the catalogue is written in: requests sent, replies and events
-/// expected. Replies are written as the normalized form compares them (error
-/// messages `"*"`), compact with sorted keys, exactly as a conforming plugin
-/// writes them apart from the message.
+/// The vocabulary the catalogue is written in: requests sent (JSON texts), replies
+/// and events expected (``Pattern``s: the members the contract names, `"*"` for
+/// free text such as error messages; members not named are allowed).
 extension ConformanceCatalogue {
     /// A request id as JSON text: `1`, `"a"`, `null`.
     struct ID: ExpressibleByIntegerLiteral, ExpressibleByStringLiteral, Sendable {
@@ -42,30 +41,43 @@ extension ConformanceCatalogue {
     // MARK: Expected replies
 
     /// A success response.
-    static func result(_ id: ID, _ result: String = "null") -> String {
-        #"{"id":\#(id.json),"jsonrpc":"2.0","result":\#(result)}"#
+    static func result(_ id: ID, _ result: String = "null") -> Pattern {
+        Pattern(json: #"{"id":\#(id.json),"jsonrpc":"2.0","result":\#(result)}"#)
+    }
+
+    /// A success response whose result is a pattern.
+    static func result(_ id: ID, _ result: Pattern) -> Pattern {
+        Pattern(json: #"{"id":\#(id.json),"jsonrpc":"2.0"}"#).replacing("result", with: result)
     }
 
     /// An error response (message not compared; `data` only for -32000 and -32001).
-    static func failure(_ id: ID, _ code: Int, data: String? = nil) -> String {
-        #"{"error":{"code":\#(code)\#(data.map { #","data":\#($0)"# } ?? ""),"message":"*"},"id":\#(id.json),"jsonrpc":"2.0"}"#
+    static func failure(_ id: ID, _ code: Int, data: String? = nil) -> Pattern {
+        let error = #"{"code":\#(code)\#(data.map { #","data":\#($0)"# } ?? ""),"message":"*"}"#
+        return Pattern(json: #"{"error":\#(error),"id":\#(id.json),"jsonrpc":"2.0"}"#)
+    }
+
+    /// -32600 for a request whose id could be read: the reply carries that id, or
+    /// `null` (JSON-RPC 2.0 allows both for an Invalid Request; the contract is silent).
+    static func invalidRequest(_ id: ID) -> Pattern {
+        failure(id, -32600).replacing(
+            "id", with: .oneOf([Pattern(json: id.json), .value(.null)], because: "the request's id, or null (an Invalid Request)"))
     }
 
     /// A -32000 rejection with `data.reason`.
-    static func rejected(_ id: ID, _ reason: String) -> String {
+    static func rejected(_ id: ID, _ reason: String) -> Pattern {
         failure(id, -32000, data: #"{"reason":"\#(reason)"}"#)
     }
 
     /// A -32001 scheduler error with `data.scheduler`.
-    static func schedulerError(_ id: ID, _ kind: String) -> String {
+    static func schedulerError(_ id: ID, _ kind: String) -> Pattern {
         failure(id, -32001, data: #"{"scheduler":"\#(kind)"}"#)
     }
 
     /// `{"now":T}`, the result of `os/advanceTime`.
-    static func now(_ id: ID, _ t: String) -> String { result(id, #"{"now":\#(t)}"#) }
+    static func now(_ id: ID, _ t: String) -> Pattern { result(id, #"{"now":\#(t)}"#) }
 
     /// The result of `os/launch`.
-    static func launchResult(_ id: ID, _ kind: Kind, at: String) -> String {
+    static func launchResult(_ id: ID, _ kind: Kind, at: String) -> Pattern {
         result(id, #"{"at":\#(at),"identifier":"\#(kind.identifier)","kind":"\#(kind.rawValue)"}"#)
     }
 
@@ -75,7 +87,7 @@ extension ConformanceCatalogue {
     }
 
     /// The result of `os/pendingTaskRequests`.
-    static func pending(_ id: ID, _ requests: [String]) -> String {
+    static func pending(_ id: ID, _ requests: [String]) -> Pattern {
         result(id, "[" + requests.joined(separator: ",") + "]")
     }
 
@@ -87,47 +99,49 @@ extension ConformanceCatalogue {
     // MARK: Expected events
 
     /// An event notification.
-    static func event(_ method: String, _ params: String) -> String {
-        #"{"jsonrpc":"2.0","method":"\#(method)","params":\#(params)}"#
+    static func event(_ method: String, _ params: String) -> Pattern {
+        Pattern(json: #"{"jsonrpc":"2.0","method":"\#(method)","params":\#(params)}"#)
     }
 
     /// `os/requestSubmitted`.
-    static func submitted(_ kind: Kind, at: String, power: Bool = false, network: Bool = false) -> String {
+    static func submitted(_ kind: Kind, at: String, power: Bool = false, network: Bool = false) -> Pattern {
         event("os/requestSubmitted", requestInfo(kind, at: at, power: power, network: network))
     }
 
     /// `os/submitFailed`.
-    static func submitFailed(_ kind: Kind, _ error: String) -> String {
+    static func submitFailed(_ kind: Kind, _ error: String) -> Pattern {
         event("os/submitFailed", #"{"error":"\#(error)","identifier":"\#(kind.identifier)"}"#)
     }
 
     /// `os/requestCancelled`.
-    static func cancelled(_ kind: Kind) -> String {
+    static func cancelled(_ kind: Kind) -> Pattern {
         event("os/requestCancelled", #"{"identifier":"\#(kind.identifier)"}"#)
     }
 
     /// `os/taskLaunched`.
-    static func launched(_ kind: Kind, at: String) -> String {
+    static func launched(_ kind: Kind, at: String) -> Pattern {
         event("os/taskLaunched", #"{"at":\#(at),"identifier":"\#(kind.identifier)","kind":"\#(kind.rawValue)"}"#)
     }
 
     /// `os/taskExpired`.
-    static func expired(_ kind: Kind, at: String) -> String {
+    static func expired(_ kind: Kind, at: String) -> Pattern {
         event("os/taskExpired", #"{"at":\#(at),"identifier":"\#(kind.identifier)"}"#)
     }
 
     /// `os/taskCompleted`.
-    static func completed(_ kind: Kind, success: Bool, at: String) -> String {
+    static func completed(_ kind: Kind, success: Bool, at: String) -> Pattern {
         event("os/taskCompleted", #"{"at":\#(at),"identifier":"\#(kind.identifier)","success":\#(success)}"#)
     }
 
     /// `plugin/safetyTimer` (`started`, `fired`, `invalidated`).
-    static func timer(_ state: String, deadline: String) -> String {
+    static func timer(_ state: String, deadline: String) -> Pattern {
         event("plugin/safetyTimer", #"{"deadline":\#(deadline),"state":"\#(state)"}"#)
     }
 
     /// Both requests submitted by schedule-next, refresh first.
-    static func scheduleNext(refreshAt: String, processingAt: String? = nil, power: Bool = false, network: Bool = false) -> [String] {
+    static func scheduleNext(
+        refreshAt: String, processingAt: String? = nil, power: Bool = false, network: Bool = false
+    ) -> [Pattern] {
         [submitted(.refresh, at: refreshAt), submitted(.processing, at: processingAt ?? refreshAt, power: power, network: network)]
     }
 }

@@ -4,7 +4,8 @@ import HostProtocol
 /// catalogue order. `docs/conformance.md` is generated from this list.
 package enum ConformanceCatalogue {
     /// All checks, by contract section.
-    package static let all: [ConformanceCheck] = framing + jsonRPC + determinism + invokes + tasks + scheduler + autoLaunch + session + events
+    package static let all: [ConformanceCheck] =
+        framing + jsonRPC + determinism + invokes + dispatch + tasks + scheduler + autoLaunch + session + events
 
     /// The check with this name.
     package static func named(_ name: String) -> ConformanceCheck? { all.first { $0.name == name } }
@@ -65,5 +66,5 @@ package enum ConformanceCatalogue {
     static func state(_ id: ID) -> String { request(id, "plugin/state") }
 
     /// A batch reply: the responses as one JSON array.
-    static func batch(_ replies: [String]) -> String { "[" + replies.joined(separator: ",") + "]" }
+    static func batch(_ replies: [Pattern]) -> Pattern { .array(replies) }
 }

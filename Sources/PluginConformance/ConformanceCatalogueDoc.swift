@@ -34,14 +34,62 @@ package enum ConformanceCatalogueDoc {
 
             ```
             plugin-host conformance [--plugin PATH] [--profile seed|strict|both] [--filter PATTERN]
-                                    [--format text|json|junit] [--list] [--jobs N] [--timeout S]
-                                    [-- plugin-args...]
+                                    [--format text|json|junit] [--expected-failures FILE] [--list]
+                                    [--openrpc] [--jobs N] [--timeout S] [-- plugin-args...]
             ```
 
-            Exit status: 0 when every check passes, 1 when any fails, 64 on a usage error.
+            Exit status: 0 when every check passes (or is skipped, or fails as expected), 1
+            when any fails or an expected failure passes (stale), 64 on a usage error.
             `--filter` takes a substring, or a glob with `*` matched against the whole name.
-            `--list` prints the catalogue (`--format text|json|markdown`) without running it.
-            A progress line goes to stderr when stderr is a terminal.
+            `--list` prints the catalogue (`--format text|json|markdown`) without running it;
+            `--openrpc` prints the OpenRPC document the replies are validated against
+            ([`openrpc.json`](openrpc.json)). A progress line goes to stderr when stderr is a
+            terminal. The summary counts passed, failed, skipped and xfail checks.
+
+            ## What a check judges, and what it accepts
+
+            A check judges what the contract requires and nothing else, so that any plugin
+            that conforms passes, whatever it chooses where the contract is silent.
+
+            - **Every frame is validated against the OpenRPC document**
+              ([`openrpc.json`](openrpc.json), which `rpc.discover` also returns): the
+              JSON-RPC envelope; a result against its method's result schema (the suite knows
+              which request a response answers from the ids it sent); an error's `data`
+              against its code's schema (`data.reason` of -32000, `data.scheduler` of
+              -32001), and an application error code (-32000 to -32002) only from a method
+              that lists it; an event's params against the event's schema. This includes the
+              barrier's reply and frames no pattern names. A frame that does not conform fails
+              the check, with the schema path.
+            - **Values are compared where the contract fixes them**: codes, `data.reason`,
+              times, identifiers, kinds, results, and the order of the replies. Expected
+              replies are patterns: an object matches when every member the pattern names is
+              there and matches; **members the pattern does not name are allowed** (contract
+              § 6: a plugin may add members to results and event params, for example an `at`
+              on every event); `"*"` matches any value (`error.message`, `serverInfo.name`
+              and `.version` are free text); numbers compare by value (`900` matches `900.0`);
+              `error.data` is compared only where a pattern names it (-32000, -32001).
+            - **Open choices are accepted**, and each check's entry below lists the ones it
+              meets: an Invalid Request (-32600) to a request whose id could be read may carry
+              that id or `null`; `plugin/state.pendingRequests` may come in any order, and
+              `registered` as an array of `{identifier, kind}`, an array of identifiers, or an
+              object keyed by identifier.
+            - **Order**: the replies a step expects are matched in order (the contract orders
+              them: causal order, the seed's order, batch replies in request order).
+              Notifications of methods the contract does not name are set aside before
+              matching: a reader ignores them, so they neither satisfy nor break a check.
+              A check about a race (`invoke.answered-once.race`) names only what must happen,
+              in order, and allows any other replies around it.
+            - **One answer per request**, in every check: a response to a request the plugin
+              has already answered fails the check (JSON-RPC 2.0).
+            - **Determinism** is judged by comparing the plugin with itself:
+              `determinism.virtual-clock` runs its script in two processes and requires
+              byte-identical stdouts; `determinism.output.sorted-compact` judges how each
+              frame is written (compact, keys sorted), not what bytes it holds.
+            - **Extensions.** `os/submit` (a direct scheduler call; the contract reserves
+              -32001 for it), `rpc.discover` (the OpenRPC discovery method) and
+              `plugin/dispatchSchedule` (choosing a `--dispatch tauri` interleaving) are this
+              implementation's extensions. A check that needs one is **skipped (extension not
+              offered)** when the plugin answers it with -32601.
 
             ## How a check runs
 
@@ -59,32 +107,39 @@ package enum ConformanceCatalogueDoc {
               barrier (inputs that end mid-frame) leaves its replies to the next step. A final
               step may instead expect the plugin to close stdout and exit 0 (`shutdown`, end
               of input).
-            - **Exact replies, in order.** Each reply frame is compared, as a string, with the
-              expected one, after this normalization (applied to both sides):
-              - `error.message` is human text and becomes `"*"`; `error.data` is compared for
-                -32000 and -32001 (where the contract fixes it) and dropped for other codes;
-              - `os/violation`'s `detail` becomes `"*"`;
-              - numbers other than ids are written in one canonical form (`900.0` → `900`);
-              - a `plugin/state` result keeps the contract's members only: extensions (this
-                plugin's `counters.dropped`, `cancelInvokePending`,
-                `notificationAuthorizationRequests`) are dropped; `registered` and
-                `pendingRequests` are sorted by identifier;
-              - `initialize`'s `serverInfo.name` and `.version` become `"*"`;
-              - the result is written compact with sorted keys.
-
-              Checks marked *raw* compare the frames byte for byte instead (framing included
-              for LSP). `determinism.virtual-clock` also runs its script in two processes and
-              compares the two stdouts byte for byte, messages and all.
             - **Framing of the output is checked strictly**: ndjson replies are lines; LSP
               replies must carry a `Content-Length` header and nothing else. stdout must carry
               frames only: a frame that is not JSON fails the check at once.
-            - **Extensions.** `os/submit` is this implementation's extension (the contract
-              reserves -32001 for a direct scheduler call). The checks that need it say so; a
-              plugin answering -32601 to it fails them with the reason "needs the os/submit
-              extension".
             - **A failure** prints the check, the reason, the rule, the step's inputs, the
-              expected and actual replies, a diff (`-` expected, `+` actual) and the last lines
-              of the plugin's stderr.
+              expected patterns and actual replies, a diff (`-` expected, `+` actual), the
+              schema violations, and the last lines of the plugin's stderr.
+
+            ## Expected failures (`--expected-failures FILE`)
+
+            A baseline of checks a plugin is known to fail, as the MCP conformance suite keeps
+            one: a listed check that fails is reported `xfail` and does not fail the run; a
+            listed check that passes is reported `stale` and fails the run (remove it from the
+            file); a listed check that is skipped stays skipped. An entry names a check, and
+            optionally a profile (without one it covers both). The file is YAML or JSON:
+
+            ```yaml
+            # known failures of my-plugin
+            - jsonrpc.batch.mixed
+            - check: profile.strict.superseded-rejected
+              profile: strict
+              reason: superseded invokes are dropped (issue 12)
+            ```
+
+            ```json
+            ["jsonrpc.batch.mixed", {"check": "profile.strict.superseded-rejected", "profile": "strict"}]
+            ```
+
+            The YAML read is a small subset, parsed without dependencies: `#` comments, a
+            top-level list (optionally under one key, `expected-failures:`), each item a
+            check id (plain or quoted) or a map of `check`, `profile` and `reason`. An entry
+            naming no check of the catalogue, an unknown profile or any other YAML is a usage
+            error (exit 64). With `--format junit`, xfail is a `<skipped type="xfail">` (as
+            pytest writes it) and stale a `<failure type="StaleExpectedFailure">`.
 
             Notation below: `→` an input, `←` an expected reply. Request ids are chosen so
             that a reply's place in the list shows which request it answers. The examples use
@@ -101,8 +156,11 @@ package enum ConformanceCatalogueDoc {
         if !c.flags.isEmpty { out += "- plugin flags: `\(c.flags.joined(separator: " "))`\n" }
         if c.inputFraming == .lsp || c.outputFraming == .lsp { out += "- framing: input \(c.inputFraming.rawValue), output \(c.outputFraming.rawValue)\n" }
         if !c.requires.isEmpty { out += "- needs the extension: \(c.requires.map { "`\($0)`" }.joined(separator: ", "))\n" }
-        if c.compareRaw { out += "- raw: frames compared byte for byte\n" }
+        if c.judgesTextForm { out += "- judges the text of every frame: compact, object keys sorted\n" }
         if c.runsTwice { out += "- runs twice, in two processes: both stdouts must be identical\n" }
+        let acceptance = c.acceptance
+        out += "- accepts: members the patterns do not name; notifications of methods the contract does not name"
+        out += acceptance.isEmpty ? "\n" : "; and:\n" + acceptance.map { "  - \($0)\n" }.joined()
         if let plist = c.infoPlist { out += "- `--info-plist` with:\n\n```xml\n\(plist)```\n" }
         let variants: [(String?, Profile)] = c.differsByProfile ? c.profiles.map { ("under `\($0.rawValue)`:", $0) } : [(nil, c.profiles[0])]
         for (title, profile) in variants {
@@ -128,7 +186,11 @@ package enum ConformanceCatalogueDoc {
             against each and requires the listed checks to fail with a reason (mutation
             score: faults caught / faults injected, required 100%). The faults
             \(ConformanceMutants.hostFaults.sorted().map { "`\($0)`" }.joined(separator: ", ")) imitate a broken process for host
-            tests and are not contract mutants.
+            tests and are not contract mutants. The last five put back bugs from the real
+            plugin's history (`docs/rules.md`, "Mutants from the real plugin's bug history").
+
+            Mutation score: \(ConformanceMutants.all.count)/\(ConformanceMutants.all.count) (100%): each of the \(ConformanceMutants.all.count) mutants is killed by
+            the checks named beside it (`everyMutantIsCaught` fails otherwise).
 
             | fault | breaks | caught by |
             | --- | --- | --- |

@@ -1,12 +1,13 @@
 import HostProtocol
 
 /// One rule of the contract, checked by a script: the frames to send and the
-/// exact replies expected, in order.
+/// replies expected, in order, as patterns (``Pattern``).
 ///
 /// A check is data. The runner starts a fresh plugin for it (a new process with
-/// `--profile P` and ``flags``), plays ``script`` step by step, and compares each
-/// step's replies with the expected ones frame by frame. See `docs/conformance.md`
-/// for the comparison rules and the whole catalogue.
+/// `--profile P` and ``flags``), plays ``script`` step by step, validates every
+/// frame against the OpenRPC document and matches each step's replies with the
+/// expected patterns frame by frame. See `docs/conformance.md` for the matching
+/// rules and the whole catalogue.
 package struct ConformanceCheck: Sendable {
     /// The check's name, after its rule (`jsonrpc.batch.empty`).
     package let name: String
@@ -26,10 +27,13 @@ package struct ConformanceCheck: Sendable {
     package let requires: [String]
     /// An Info.plist (XML) written to a temporary file and passed as `--info-plist`.
     let infoPlist: String?
-    /// Compare the raw frames byte for byte instead of their normalized form.
-    let compareRaw: Bool
+    /// Also judge how every frame is written: compact JSON, object keys sorted.
+    let judgesTextForm: Bool
     /// Run the script in two processes and require byte-identical stdout as well.
     let runsTwice: Bool
+    /// What the check accepts where the contract leaves a choice open, in words
+    /// (beyond the choices its patterns spell out, see ``acceptance``).
+    let accepts: [String]
     /// The steps, for one profile.
     let script: @Sendable (Profile) -> [ConformanceStep]
 
@@ -37,7 +41,7 @@ package struct ConformanceCheck: Sendable {
     init(
         _ name: String, section: Int, rule: String, profiles: [Profile] = [.seed, .strict], flags: [String] = [],
         inputFraming: Framing = .ndjson, outputFraming: Framing? = nil, requires: [String] = [],
-        infoPlist: String? = nil, compareRaw: Bool = false, runsTwice: Bool = false,
+        infoPlist: String? = nil, judgesTextForm: Bool = false, runsTwice: Bool = false, accepts: [String] = [],
         script: @escaping @Sendable (Profile) -> [ConformanceStep]
     ) {
         self.name = name
@@ -49,9 +53,29 @@ package struct ConformanceCheck: Sendable {
         self.outputFraming = outputFraming ?? inputFraming
         self.requires = requires
         self.infoPlist = infoPlist
-        self.compareRaw = compareRaw
+        self.judgesTextForm = judgesTextForm
         self.runsTwice = runsTwice
+        self.accepts = accepts
         self.script = script
+    }
+
+    /// Everything the check accepts beyond the exact values it names: its own words,
+    /// the open choices in its patterns, and a skip when an extension is missing.
+    package var acceptance: [String] {
+        var lines = accepts
+        for profile in profiles {
+            for step in script(profile) {
+                let others = "other replies around the ones named (a race: only what must happen is judged)"
+                if step.amongOthers, !lines.contains(others) { lines.append(others) }
+                for pattern in step.expect {
+                    for choice in pattern.openChoices where !lines.contains(choice) { lines.append(choice) }
+                }
+            }
+        }
+        for method in requires where !lines.contains(where: { $0.contains("-32601 to \(method)") }) {
+            lines.append("-32601 to \(method): the check is skipped (extension not offered)")
+        }
+        return lines
     }
 
     /// Whether the check's steps differ between the two profiles.
@@ -105,19 +129,30 @@ struct ConformanceStep: Sendable, CustomStringConvertible {
 
     /// What is written, each input with its own `write(2)`.
     let inputs: [ConformanceInput]
-    /// The replies expected, in order, as JSON texts (raw frames for raw checks).
-    let expect: [String]
+    /// The replies expected, in order.
+    let expect: [Pattern]
     /// How the step ends.
     let ending: Ending
+    /// Whether other frames may come before, between and after the expected ones (a
+    /// race, where the contract fixes what must happen but not everything that may).
+    var amongOthers = false
 
     /// Sends JSON texts, then the barrier; expects `expect`.
-    static func send(_ json: String..., expect: [String]) -> ConformanceStep {
+    static func send(_ json: String..., expect: [Pattern]) -> ConformanceStep {
         ConformanceStep(inputs: json.map(ConformanceInput.json), expect: expect, ending: .barrier)
     }
 
     /// Sends inputs, then the barrier; expects `expect`.
-    static func send(_ inputs: [ConformanceInput], expect: [String]) -> ConformanceStep {
+    static func send(_ inputs: [ConformanceInput], expect: [Pattern]) -> ConformanceStep {
         ConformanceStep(inputs: inputs, expect: expect, ending: .barrier)
+    }
+
+    /// Sends JSON texts, then the barrier; the replies must include `expect`, in that
+    /// order, among any others (every frame is still validated against the document).
+    static func send(_ json: String..., including expect: [Pattern]) -> ConformanceStep {
+        var step = ConformanceStep(inputs: json.map(ConformanceInput.json), expect: expect, ending: .barrier)
+        step.amongOthers = true
+        return step
     }
 
     /// Sends inputs without a barrier; their replies are expected by the next step.
@@ -127,7 +162,7 @@ struct ConformanceStep: Sendable, CustomStringConvertible {
 
     /// Sends inputs (optionally closing stdin after them) and expects `expect`, then
     /// the end of stdout and exit status 0.
-    static func exit(_ inputs: [ConformanceInput], closeStdin: Bool, expect: [String]) -> ConformanceStep {
+    static func exit(_ inputs: [ConformanceInput], closeStdin: Bool, expect: [Pattern]) -> ConformanceStep {
         ConformanceStep(inputs: inputs, expect: expect, ending: .exit(closeStdin: closeStdin))
     }
 
@@ -139,8 +174,9 @@ struct ConformanceStep: Sendable, CustomStringConvertible {
         case .none: lines.append("  (no barrier: the replies are expected with the next step)")
         case .exit(let close): lines.append(close ? "→ (end of input: stdin closed)" : "  (no barrier: the plugin must exit)")
         }
-        lines += expect.map { "← " + ConformanceText.shorten($0) }
-        if case .barrier = ending, expect.isEmpty { lines.append("← (nothing)") }
+        if amongOthers { lines.append("← (any replies, including these in this order:)") }
+        lines += expect.map { "← " + ConformanceText.shorten($0.description, limit: 2000) }
+        if case .barrier = ending, expect.isEmpty, !amongOthers { lines.append("← (nothing)") }
         if case .exit = ending { lines.append("← (end of output, exit status 0)") }
         return lines.joined(separator: "\n")
     }

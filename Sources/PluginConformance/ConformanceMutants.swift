@@ -41,6 +41,25 @@ enum ConformanceMutants {
         Mutant(fault: "reset-keeps-config", breaks: "plugin/reset really resets", checks: ["session.plugin-reset.really-resets"]),
         Mutant(fault: "shutdown-no-reject", breaks: "shutdown rejects the pending waitForCancel", checks: ["session.shutdown.rejects-pending"]),
         Mutant(fault: "nondeterministic-times", breaks: "byte-for-byte determinism", checks: ["determinism.virtual-clock"]),
+        // From the real plugin's bug history (issue 14).
+        Mutant(
+            fault: "complete-both-references",
+            breaks: "exactly-once: the expiration completes the task through both references "
+                + "(the double setTaskCompleted crash)",
+            checks: ["task.expiration.order", "task.expiration.processing"]),
+        Mutant(
+            fault: "safety-timer-rejects", breaks: "safety-timer: the pending invoke is resolved, not rejected",
+            checks: ["timer.refresh.fires-at-deadline"]),
+        Mutant(
+            fault: "reschedule-without-task", breaks: "completeBgTask reschedules only when a task was active",
+            checks: ["invoke.completeBgTask.no-task-no-reschedule"]),
+        Mutant(
+            fault: "stop-no-reject-without-task",
+            breaks: "stopKeepalive rejects the pending invoke even without a task",
+            checks: ["invoke.stopKeepalive.rejects-without-task"]),
+        Mutant(
+            fault: "second-answer-written", breaks: "an invoke is answered at most once (a race's second answer)",
+            checks: ["invoke.answered-once.race"]),
     ]
 
     /// Faults that imitate a broken or crashing plugin process, for host tests:

@@ -68,17 +68,32 @@ package struct ConformanceSuite: Sendable {
 package struct ConformanceSummary: Sendable, Equatable {
     /// Checks run (one per check and profile).
     let total: Int
-    /// How many passed and failed.
+    /// How many passed.
     package let passed: Int
+    /// How many failed, stale baseline entries included (both fail the run).
     package let failed: Int
+    /// How many were skipped (an extension the plugin does not offer).
+    package let skipped: Int
+    /// How many failed as `--expected-failures` said they would.
+    package let xfail: Int
+    /// How many `--expected-failures` entries passed (counted in ``failed`` too).
+    package let stale: Int
+    /// Frames validated against the OpenRPC document, over all checks.
+    package let framesValidated: Int
 
     /// Counts the outcomes.
     package init(_ outcomes: [CheckOutcome]) {
         total = outcomes.count
-        passed = outcomes.count { $0.passed }
-        failed = total - passed
+        passed = outcomes.count { $0.status == .passed }
+        stale = outcomes.count { $0.status == .stale }
+        failed = outcomes.count { $0.status == .failed } + stale
+        skipped = outcomes.count { $0.status == .skipped }
+        xfail = outcomes.count { $0.status == .xfail }
+        framesValidated = outcomes.reduce(0) { $0 + $1.framesValidated }
     }
 
-    /// `N passed, M failed`.
-    package var line: String { "\(passed) passed, \(failed) failed" }
+    /// `N passed, M failed, K skipped, X xfail` (and `, S stale` when there are stale entries).
+    package var line: String {
+        "\(passed) passed, \(failed) failed, \(skipped) skipped, \(xfail) xfail" + (stale > 0 ? " (\(stale) stale)" : "")
+    }
 }

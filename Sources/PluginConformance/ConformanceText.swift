@@ -66,18 +66,34 @@ enum ConformanceText {
         return nil
     }
 
-    /// A line diff: `  ` both, `- ` expected only, `+ ` actual only (longest common
-    /// subsequence, so a missing or extra reply shows as one line).
-    /// With `context`, runs of unchanged lines longer than twice the context are
-    /// cut to `context` lines each side of a change.
-    static func diff(expected: [String], actual: [String], context: Int? = nil) -> [String] {
-        let full = fullDiff(expected: expected, actual: actual)
+    /// A line diff: `  ` both, `- ` expected only, `+ ` actual only, along `matched`
+    /// ((expected, actual) index pairs, increasing): a missing or extra reply shows as
+    /// one line. With `context`, runs of unchanged lines longer than twice the context
+    /// are cut to `context` lines each side of a change.
+    static func diff(expected: [String], actual: [String], matched: [(Int, Int)], context: Int? = nil) -> [String] {
+        var full: [String] = []
+        var i = 0, j = 0
+        for (mi, mj) in matched + [(expected.count, actual.count)] {
+            while i < mi {
+                full.append("- " + shorten(expected[i]))
+                i += 1
+            }
+            while j < mj {
+                full.append("+ " + shorten(actual[j]))
+                j += 1
+            }
+            if mi < expected.count, mj < actual.count {
+                full.append("  " + shorten(actual[mj]))
+                i += 1
+                j += 1
+            }
+        }
         guard let context else { return full }
         let changed = full.indices.filter { !full[$0].hasPrefix("  ") }
         var out: [String] = []
         var skipped = 0
-        for (i, line) in full.enumerated() {
-            if changed.contains(where: { abs($0 - i) <= context }) {
+        for (k, line) in full.enumerated() {
+            if changed.contains(where: { abs($0 - k) <= context }) {
                 if skipped > 0 { out.append("  … (\(skipped) identical)") }
                 skipped = 0
                 out.append(line)
@@ -89,44 +105,42 @@ enum ConformanceText {
         return out
     }
 
-    private static func fullDiff(expected: [String], actual: [String]) -> [String] {
-        let n = expected.count, m = actual.count
+    /// The longest in-order pairing of expected and actual items under `same`, as
+    /// (expected, actual) index pairs.
+    static func alignment(_ n: Int, _ m: Int, same: (Int, Int) -> Bool) -> [(Int, Int)] {
         var lcs = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
         for i in stride(from: n - 1, through: 0, by: -1) {
             for j in stride(from: m - 1, through: 0, by: -1) {
-                lcs[i][j] = expected[i] == actual[j] ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
+                lcs[i][j] = same(i, j) ? lcs[i + 1][j + 1] + 1 : max(lcs[i + 1][j], lcs[i][j + 1])
             }
         }
-        var out: [String] = []
+        var pairs: [(Int, Int)] = []
         var i = 0, j = 0
-        while i < n || j < m {
-            if i < n, j < m, expected[i] == actual[j] {
-                out.append("  " + shorten(expected[i]))
+        while i < n, j < m {
+            if same(i, j), lcs[i][j] == lcs[i + 1][j + 1] + 1 {
+                pairs.append((i, j))
                 i += 1
                 j += 1
-            } else if i < n, j == m || lcs[i + 1][j] >= lcs[i][j + 1] {
-                out.append("- " + shorten(expected[i]))
+            } else if lcs[i + 1][j] >= lcs[i][j + 1] {
                 i += 1
             } else {
-                out.append("+ " + shorten(actual[j]))
                 j += 1
             }
         }
-        return out
+        return pairs
     }
 
-    /// A one-line summary of how two reply lists differ (1-based positions).
-    static func summary(expected: [String], actual: [String]) -> String {
-        if let k = zip(expected, actual).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
-            return "reply \(k + 1) of \(expected.count) differs"
+    /// A one-line summary of how two reply lists differ (1-based positions): the first
+    /// reply that does not match (and why), or the replies missing or unexpected.
+    static func summary(expected: Int, actual: Int, firstMismatch: (index: Int, why: String)?) -> String {
+        if let (k, why) = firstMismatch { return "reply \(k + 1) of \(expected) differs" + (why.isEmpty ? "" : ": \(why)") }
+        if actual < expected {
+            return expected - actual == 1
+                ? "reply \(actual + 1) of \(expected) is missing"
+                : "replies \(actual + 1) to \(expected) are missing"
         }
-        if actual.count < expected.count {
-            return expected.count - actual.count == 1
-                ? "reply \(actual.count + 1) of \(expected.count) is missing"
-                : "replies \(actual.count + 1) to \(expected.count) are missing"
-        }
-        return actual.count - expected.count == 1
-            ? "one unexpected reply after the \(expected.count) expected"
-            : "\(actual.count - expected.count) unexpected replies after the \(expected.count) expected"
+        return actual - expected == 1
+            ? "one unexpected reply after the \(expected) expected"
+            : "\(actual - expected) unexpected replies after the \(expected) expected"
     }
 }

@@ -3,18 +3,12 @@ import Foundation
 import PluginHost
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// A plugin process on raw pipes, for the conformance suite: bytes in exactly as
-/// given, stdout kept as bytes (so that framing itself can be checked), stderr
+/// A plugin on the transport seam, for the conformance suite: bytes in exactly as
+/// given, the output kept as bytes (so that framing itself can be checked), stderr
 /// kept for failure reports.
 ///
-/// One thread blocks in `read(2)` on stdout, another on stderr; a waiter blocks on
-/// a semaphore the stdout thread signals. No polling.
+/// The transport's reader thread blocks in `receive`; a waiter blocks on a semaphore
+/// that thread signals. No polling.
 final class PluginPipe: Sendable {
     private struct State {
         var stdout: [UInt8] = []
@@ -23,35 +17,44 @@ final class PluginPipe: Sendable {
         var killedByWatchdog = false
     }
 
-    private let child: ChildProcess
-    private let state = Mutex(State())
-    private let arrived = DispatchSemaphore(value: 0)
+    /// What the reader and stderr threads fill.
+    private final class Received: Sendable {
+        let state = Mutex(State())
+        let arrived = DispatchSemaphore(value: 0)
+    }
+
+    private let transport: any PluginTransport
+    private let received = Received()
     private static let stderrLimit = 4096
 
     /// Starts `executable` with `arguments`; `environment` is added to the host's own.
-    init(executable: String, arguments: [String], environment: [String: String]) throws(PluginProcess.StartError) {
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
-            throw PluginProcess.StartError(description: "no executable plugin at \(executable)")
-        }
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        do {
-            child = try ChildProcess(path: executable, arguments: arguments, environment: env)
-        } catch {
-            throw PluginProcess.StartError(description: error.description)
-        }
-        let out = Thread { [self] in readStdout() }
-        out.name = "conformance-stdout"
-        out.start()
-        let err = Thread { [self] in readStderr() }
-        err.name = "conformance-stderr"
-        err.start()
+    init(executable: String, arguments: [String], environment: [String: String]) throws(HostError) {
+        let launcher = PluginLauncher(
+            executable: executable, arguments: arguments, environment: environment, stderrPrefix: "")
+        let received = self.received
+        transport = try launcher.start(stderrLine: { line in
+            received.state.withLock { s in
+                s.stderrTail.append(contentsOf: Array(line.utf8) + [0x0A])
+                let excess = s.stderrTail.count - Self.stderrLimit
+                if excess > 0 { s.stderrTail.removeFirst(excess) }
+            }
+        })
+        TransportReading.bytes(
+            of: transport, thread: "conformance-stdout",
+            onBytes: { bytes in
+                received.state.withLock { $0.stdout.append(contentsOf: bytes) }
+                received.arrived.signal()
+            },
+            onEnd: {
+                received.state.withLock { $0.stdoutClosed = true }
+                received.arrived.signal()
+            })
     }
 
     /// Writes bytes to stdin; false when the plugin no longer reads (EPIPE).
     @discardableResult
     func write(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { child.writeStdin($0) } == nil
+        (try? transport.send(bytes)) != nil
     }
 
     /// Writes bytes to stdin, but kills the plugin if a large write is still blocked
@@ -60,8 +63,8 @@ final class PluginPipe: Sendable {
     func write(_ bytes: [UInt8], deadline: DispatchTime) -> Bool {
         guard bytes.count > 16_384 else { return write(bytes) }
         let watchdog = DispatchWorkItem { [self] in
-            state.withLock { $0.killedByWatchdog = true }
-            child.kill(SIGKILL)
+            received.state.withLock { $0.killedByWatchdog = true }
+            transport.terminate()
         }
         DispatchQueue.global().asyncAfter(deadline: deadline, execute: watchdog)
         let ok = write(bytes)
@@ -70,78 +73,50 @@ final class PluginPipe: Sendable {
     }
 
     /// Whether a write blocked past its deadline and the plugin was killed for it.
-    var killedByWatchdog: Bool { state.withLock { $0.killedByWatchdog } }
+    var killedByWatchdog: Bool { received.state.withLock { $0.killedByWatchdog } }
 
     /// Closes stdin (end of input).
-    func closeStdin() { child.closeStdin() }
+    func closeStdin() { transport.closeInput() }
 
     /// Waits until stdout holds more than `count` bytes or has closed, up to
     /// `deadline`. Returns the bytes after the first `count` and whether stdout
     /// has closed; nil on timeout.
     func read(after count: Int, deadline: DispatchTime) -> (bytes: [UInt8], closed: Bool)? {
         while true {
-            let ready: (bytes: [UInt8], closed: Bool)? = state.withLock { s in
-                s.stdout.count > count || s.stdoutClosed ? (Array(s.stdout[min(count, s.stdout.count)...]), s.stdoutClosed) : nil
+            let ready: (bytes: [UInt8], closed: Bool)? = received.state.withLock { s in
+                s.stdout.count > count || s.stdoutClosed
+                    ? (Array(s.stdout[min(count, s.stdout.count)...]), s.stdoutClosed) : nil
             }
             if let ready { return ready }
-            if arrived.wait(timeout: deadline) == .timedOut { return nil }
+            if received.arrived.wait(timeout: deadline) == .timedOut { return nil }
         }
     }
 
     /// Everything written to stdout so far.
-    var stdout: [UInt8] { state.withLock { $0.stdout } }
+    var stdout: [UInt8] { received.state.withLock { $0.stdout } }
 
     /// The last few KiB of stderr, for reports.
-    var stderrTail: String { String(decoding: state.withLock { $0.stderrTail }, as: UTF8.self) }
+    var stderrTail: String { String(decoding: received.state.withLock { $0.stderrTail }, as: UTF8.self) }
 
     /// Waits for the process to exit, up to `timeout`.
-    func waitForExit(timeout: DispatchTimeInterval) -> ExitStatus? { child.waitForExit(timeout: timeout) }
+    func waitForExit(timeout: DispatchTimeInterval) -> ExitStatus? {
+        transport.waitForExit(timeout: Duration(timeout))
+    }
 
-    /// Ends the plugin: closes stdin, waits up to `grace`, then SIGKILL; reaps it.
+    /// Ends the plugin: closes stdin, waits up to `grace`, then stops it; reaps it.
     @discardableResult
-    func stop(grace: DispatchTimeInterval = .seconds(2)) -> ExitStatus {
-        child.closeStdin()
-        if let status = child.waitForExit(timeout: grace) { return status }
-        child.kill(SIGKILL)
-        return child.waitForExit(timeout: .seconds(30)) ?? .signaled(SIGKILL)
-    }
+    func stop(grace: Duration = .seconds(2)) -> ExitStatus { transport.close(grace: grace) }
+}
 
-    private func readStdout() {
-        let capacity = 1 << 16
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
-        defer { buffer.deallocate() }
-        while true {
-            let n = Glibc.read(child.stdoutFD, buffer.baseAddress, capacity)
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { break }
-            state.withLock { $0.stdout.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n])) }
-            arrived.signal()
-        }
-        Glibc.close(child.stdoutFD)
-        state.withLock { $0.stdoutClosed = true }
-        arrived.signal()
-    }
-
-    private func readStderr() {
-        let capacity = 1 << 14
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
-        defer { buffer.deallocate() }
-        while true {
-            let n = Glibc.read(child.stderrFD, buffer.baseAddress, capacity)
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { break }
-            state.withLock { s in
-                s.stderrTail.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                if s.stderrTail.count > Self.stderrLimit { s.stderrTail.removeFirst(s.stderrTail.count - Self.stderrLimit) }
-            }
-        }
-        Glibc.close(child.stderrFD)
-    }
-
-    deinit {
-        if child.exitStatus == nil {
-            child.closeStdin()
-            child.kill(SIGKILL)
+extension Duration {
+    /// A dispatch interval as a duration (`never` as a day).
+    fileprivate init(_ interval: DispatchTimeInterval) {
+        switch interval {
+        case .seconds(let n): self = .seconds(n)
+        case .milliseconds(let n): self = .milliseconds(n)
+        case .microseconds(let n): self = .microseconds(n)
+        case .nanoseconds(let n): self = .nanoseconds(n)
+        default: self = .seconds(86_400)
         }
     }
 }

@@ -2,25 +2,40 @@ import Dispatch
 import HostProtocol
 
 /// Plays the steps of one script against one plugin process and collects each
-/// step's replies: up to the barrier's reply, or up to the end of stdout.
+/// step's frames, up to the barrier's reply or up to the end of stdout, validating
+/// every frame against the OpenRPC document as it arrives.
 struct StepSession {
+    /// One frame the plugin wrote.
+    struct Received {
+        /// The frame's bytes as written, framing included (an ndjson line keeps no `\n`).
+        let raw: [UInt8]
+        /// The parsed body.
+        let value: JSONValue
+
+        /// The body as compact JSON, for reports.
+        var text: String { value.description }
+    }
+
     /// What one step received.
     struct Result {
-        /// The replies, normalized (or raw for raw checks; escaped text for frames
-        /// that are not JSON).
-        var actual: [String] = []
-        /// A hang, an early end of output, broken framing, a bad exit status.
+        /// The frames, in order (the barrier's reply excluded).
+        var frames: [Received] = []
+        /// What makes the frames unusable: a hang, an early end of output, broken
+        /// framing, a frame that is not JSON, a bad exit status.
         var note: String?
+        /// How frames break the OpenRPC document (or the check's form rule).
+        var violations: [String] = []
     }
 
     let check: ConformanceCheck
     let pipe: PluginPipe
     let timeout: DispatchTimeInterval
-    /// Normalizes replies, knowing which ids were `plugin/state` and `initialize`.
-    private(set) var normalizer = ReplyNormalizer()
+    /// Validates every frame, knowing which method each response answers.
+    private(set) var validator = FrameValidator()
     private var splitter: OutputSplitter
     private var consumed = 0
     private var closed = false
+    private var framesSeen = 0
     private var sentRequests: [String: Set<String>] = [:]
 
     /// Starts a session on a running plugin.
@@ -39,7 +54,6 @@ struct StepSession {
         var writeFailed = false
         let writeDeadline = DispatchTime.now() + timeout
         for input in step.inputs {
-            normalizer.noteSent(input)
             noteRequests(input)
             if !pipe.write(input.bytes(framing: check.inputFraming), deadline: writeDeadline) { writeFailed = true }
         }
@@ -50,6 +64,7 @@ struct StepSession {
         case .barrier:
             let id = "conformance-barrier-\(barrierNumber)"
             let barrier = #"{"jsonrpc":"2.0","id":"\#(id)","method":"\#(CheckRunner.barrierMethod)"}"#
+            validator.noteSent(["jsonrpc": "2.0", "id": .string(id), "method": .string(CheckRunner.barrierMethod)])
             if !pipe.write(FrameEncoder.frame(Array(barrier.utf8), framing: check.inputFraming)) { writeFailed = true }
             collect(into: &result, barrierID: id)
         case .exit(let closeStdin):
@@ -75,6 +90,7 @@ struct StepSession {
 
     private mutating func noteRequests(_ input: ConformanceInput) {
         guard case .json(let text) = input, let value = try? JSONParser.parse(Array(text.utf8)) else { return }
+        validator.noteSent(value)
         for m in value.arrayValue ?? [value] {
             if let id = m["id"], let method = m["method"]?.stringValue { sentRequests[method, default: []].insert(id.description) }
         }
@@ -86,16 +102,19 @@ struct StepSession {
         while true {
             do {
                 while let frame = try splitter.next() {
-                    if let barrierID, Self.isReply(frame.body, to: barrierID) { return }
-                    if check.compareRaw {
-                        result.actual.append(String(decoding: frame.raw, as: UTF8.self))
-                    } else if let text = normalizer.normalize(frame.body) {
-                        result.actual.append(text)
-                    } else {
-                        result.actual.append("(not JSON) " + ConformanceText.escape(frame.raw))
-                        result.note = "stdout carried a frame that is not JSON; stdout must carry protocol frames only"
+                    guard let value = try? JSONParser.parse(frame.body) else {
+                        result.note = "stdout carried a frame that is not JSON (stdout must carry protocol frames only): "
+                            + ConformanceText.escape(frame.raw)
                         return
                     }
+                    framesSeen += 1
+                    let label = "frame \(framesSeen) of stdout"
+                    result.violations += validator.violations(of: value).map { "\(label): \($0)" }
+                    if check.judgesTextForm, let problem = JSONTextShape.problem(in: frame.body) {
+                        result.violations.append("\(label) is not compact JSON with sorted keys: \(problem)")
+                    }
+                    if let barrierID, Self.isReply(value, to: barrierID) { return }
+                    result.frames.append(Received(raw: frame.raw, value: value))
                 }
             } catch {
                 result.note = "stdout is not \(check.outputFraming.rawValue)-framed: \(error.description)"
@@ -121,8 +140,11 @@ struct StepSession {
     }
 
     /// Whether a frame is the response to the barrier request.
-    private static func isReply(_ body: [UInt8], to id: String) -> Bool {
-        guard let v = try? JSONParser.parse(body), case .object(let o) = v else { return false }
+    private static func isReply(_ value: JSONValue, to id: String) -> Bool {
+        guard case .object(let o) = value else { return false }
         return o["id"] == .string(id) && o["method"] == nil
     }
+
+    /// How many frames were validated against the document (a batch reply counts each response).
+    var framesValidated: Int { validator.validated }
 }

@@ -3,29 +3,10 @@ import HostProtocol
 import PluginHost
 import Synchronization
 
-/// Runs scripts of steps against one plugin process, pipelined: all of a
+/// Runs scripts of steps against one plugin (a process or the engine), pipelined: all of a
 /// script's frames are written at once, then the replies are read up to a
-/// barrier request's answer. One process serves many cases through `plugin/reset`.
+/// barrier request's answer. One plugin serves many cases through `plugin/reset`.
 public final class PluginDriver: Sendable {
-    /// Why a script could not be run to its end.
-    public enum DriverError: Error, CustomStringConvertible, Hashable {
-        /// The plugin's output ended (it exited or crashed).
-        case closed(ExitStatus?)
-        /// No barrier answer within the time limit.
-        case hung(received: Int)
-        /// The plugin could not be started or written to.
-        case io(String)
-
-        public var description: String {
-            switch self {
-            case .closed(let s?): "the plugin \(s)"
-            case .closed(nil): "the plugin closed its output"
-            case .hung(let n): "the plugin stopped answering (\(n) frames received, no barrier reply)"
-            case .io(let why): why
-            }
-        }
-    }
-
     private struct Inbox {
         var frames: [[UInt8]] = []
         var barrier: [UInt8]?
@@ -34,30 +15,29 @@ public final class PluginDriver: Sendable {
         var status: ExitStatus?
     }
 
-    private let process: PluginProcess
+    private let transport: any PluginTransport
     private let inbox = Mutex(Inbox())
     private let signal = NSCondition()
     private let counter = Mutex(0)
     /// How long a script may take before the plugin is declared hung.
     let timeout: TimeInterval
 
-    /// Starts the plugin.
-    public init(plugin: PluginProcess.Options, timeout: TimeInterval = 30) throws(DriverError) {
+    /// Starts the plugin (its stderr is dropped) and reads its output on a thread.
+    public init(plugin: PluginLauncher, timeout: TimeInterval = 30) throws(DriverError) {
         self.timeout = timeout
-        let box = DriverBox()
         do {
-            process = try PluginProcess(options: plugin, handlers: .init(
-                onFrame: { box.driver?.received($0) },
-                onStderrLine: { _ in },
-                onClose: { box.driver?.closed($0) }))
+            transport = try plugin.start(stderrLine: { _ in })
         } catch {
             throw .io(error.description)
         }
-        box.driver = self
+        TransportReading.frames(
+            of: transport, thread: "driver-stdout",
+            onFrame: { [weak self] in self?.received($0) }, onFramingError: { _ in },
+            onEnd: { [weak self] status, _ in self?.closed(status) })
     }
 
-    /// The plugin's process id.
-    public var pid: Int32 { process.pid }
+    /// The plugin's process id, when it runs as a process.
+    public var pid: Int32? { (transport as? PluginProcess)?.pid }
 
     private func received(_ frame: ArraySlice<UInt8>) {
         signal.lock()
@@ -125,7 +105,7 @@ public final class PluginDriver: Sendable {
             s.barrierSeen = false
         }
         do {
-            try process.sendRaw(bytes)
+            try transport.send(bytes)
         } catch {
             if let status = inbox.withLock({ $0.closed ? $0.status : nil }) { throw .closed(status) }
             throw .io(error.description)
@@ -142,13 +122,7 @@ public final class PluginDriver: Sendable {
         return inbox.withLock { $0.frames }
     }
 
-    /// Closes stdin and reaps the plugin.
+    /// Ends the plugin's input and reaps it.
     @discardableResult
-    public func close() -> ExitStatus { process.close(grace: .seconds(2)) }
-}
-
-/// Lets the process callbacks reach the driver once it exists.
-private final class DriverBox: @unchecked Sendable {
-    // @unchecked: set once, right after the process starts, before any script is sent.
-    weak var driver: PluginDriver?
+    public func close() -> ExitStatus { transport.close(grace: .seconds(2)) }
 }

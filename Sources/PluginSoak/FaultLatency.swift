@@ -141,6 +141,12 @@ package enum FaultLatency {
         return false
     }
 
+    /// The connection's plugin process (the trials are about processes).
+    private static func process(of connection: PluginConnection) throws -> PluginProcess {
+        guard let process = connection.pluginProcess else { throw Failure(description: "the plugin is not a process") }
+        return process
+    }
+
     private static func reaped(_ process: PluginProcess, since start: ContinuousClock.Instant) throws -> Double {
         guard process.waitForExit(timeout: .seconds(10)) != nil else { throw Failure(description: "the child was not reaped within 10 s") }
         return (ContinuousClock.now - start).milliseconds
@@ -149,7 +155,7 @@ package enum FaultLatency {
     private static func killWhilePending(_ signal: Int32, plugin: String, arguments: [String]) throws -> Trial {
         let connection = try connect(plugin, arguments)
         defer { connection.close(grace: .milliseconds(100)) }
-        let process = connection.pluginProcess
+        let process = try process(of: connection)
         do {
             _ = try connection.callBlocking(method: PluginStateMethod.name, params: nil, timeout: .seconds(10))
         } catch {
@@ -187,7 +193,7 @@ package enum FaultLatency {
     private static func exitMidFrame(plugin: String, arguments: [String]) throws -> Trial {
         let connection = try connect(plugin, arguments, environment: ["BSP_FAULT": "exit-mid-frame-on-state"])
         defer { connection.close(grace: .milliseconds(100)) }
-        let process = connection.pluginProcess
+        let process = try process(of: connection)
         let pending = try pendingWait(on: connection)
         let start = ContinuousClock.now
         pending.start([PluginStateMethod.name], on: connection)
@@ -201,10 +207,10 @@ package enum FaultLatency {
     private static func stdinClosed(plugin: String, arguments: [String]) throws -> Trial {
         let connection = try connect(plugin, arguments)
         defer { connection.close(grace: .milliseconds(100)) }
-        let process = connection.pluginProcess
+        let process = try process(of: connection)
         let pending = try pendingWait(on: connection)
         let start = ContinuousClock.now
-        process.closeStdin()
+        process.closeInput()
         guard let status = process.waitForExit(timeout: .seconds(10)) else {
             throw Failure(description: "the plugin did not exit within 10 s of its stdin closing")
         }
@@ -216,45 +222,35 @@ package enum FaultLatency {
     }
 
     private static func stdoutClosed(plugin: String, arguments: [String]) throws -> Trial {
-        guard FileManager.default.isExecutableFile(atPath: plugin) else { throw Failure(description: "no executable plugin at \(plugin)") }
-        let child: ChildProcess
+        let stderrText = Mutex("")
+        let child: PluginProcess
         do {
-            child = try ChildProcess(path: plugin, arguments: arguments, environment: ProcessInfo.processInfo.environment)
+            child = try PluginProcess(
+                options: .init(executable: plugin, arguments: arguments, stderrPrefix: ""),
+                stderrLine: { line in stderrText.withLock { $0 += line + "\n" } })
         } catch {
             throw Failure(description: error.description)
-        }
-        let stderrText = Mutex("")
-        let stderrDone = DispatchSemaphore(value: 0)
-        let stderrFD = child.stderrFD
-        Thread.detachNewThread {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let n = buffer.withUnsafeMutableBytes { read(stderrFD, $0.baseAddress, $0.count) }
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 { break }
-                stderrText.withLock { $0 += String(decoding: buffer[0..<n], as: UTF8.self) }
-            }
-            close(stderrFD)
-            stderrDone.signal()
         }
         // Measured from a started plugin (its stdin reader waiting), not from the spawn.
         _ = waitUntilIdle(child.pid)
         // The reader goes away: the plugin's next write to stdout fails.
-        let pipeName = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(child.stdoutFD)")) ?? "?"
-        close(child.stdoutFD)
+        let link = "/proc/self/fd/\(child.outputDescriptor)"
+        let pipeName = (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) ?? "?"
+        child.closeOutput()
         let request = Array(#"{"jsonrpc":"2.0","id":1,"method":"plugin/state"}"#.utf8) + [0x0A]
         let start = ContinuousClock.now
-        if let errno = request.withUnsafeBytes({ child.writeStdin($0) }) {
-            throw Failure(description: "cannot write to the plugin: \(String(cString: strerror(errno)))")
+        do {
+            try child.send(request)
+        } catch {
+            throw Failure(description: "cannot write to the plugin: \(error)")
         }
-        guard let status = child.waitForExit(timeout: hangLimit) else {
+        guard let status = child.waitForExit(timeout: .seconds(10)) else {
             let holders = processesHolding(pipeName)
             child.kill(SIGKILL)
             throw Failure(description: "the plugin did not exit within 10 s of its stdout closing (\(pipeName) still open in: \(holders))")
         }
         let exited = (ContinuousClock.now - start).milliseconds
-        child.closeStdin()
-        _ = stderrDone.wait(timeout: .now() + hangLimit)
+        child.close(grace: .seconds(1))  // its stderr forwarded to the end
         let text = stderrText.withLock { $0 }
         guard status == .exited(0) else { throw Failure(description: "the plugin \(status) on a closed stdout (expected exit 0); stderr: \(text)") }
         guard text.contains("stdout was closed"), !text.contains("Fatal error"), !text.contains("Crash") else {

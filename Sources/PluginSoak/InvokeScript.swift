@@ -34,7 +34,7 @@ struct InvokeScript {
 
     static let null: @Sendable (Result<JSONValue, HostError>) -> Bool = { (try? $0.get()) == .null }
     static func rejected(_ reason: RejectReason) -> @Sendable (Result<JSONValue, HostError>) -> Bool {
-        { if case .failure(.rejected(reason, _)) = $0 { true } else { false } }
+        { if case .failure(let e) = $0 { e.code == .rejected && e.rejectReason == reason } else { false } }
     }
     static let object: @Sendable (Result<JSONValue, HostError>) -> Bool = { (try? $0.get())?.objectValue != nil }
 

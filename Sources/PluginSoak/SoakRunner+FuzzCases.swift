@@ -42,7 +42,7 @@ extension SoakRunner {
             if index % 64 == 0 { s.outstanding = s.outstanding.filter { $0.value.caseIndex >= index - 1 } }
         }
         do {
-            try connection.pluginProcess.sendRaw(bytes)
+            try connection.sendRaw(bytes)
         } catch {
             throw SoakError("cannot write case \(index): \(error)")
         }

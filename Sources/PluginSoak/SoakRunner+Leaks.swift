@@ -28,7 +28,7 @@ extension SoakRunner {
                 $0.probing = true
                 $0.probeAnswers = [:]
             }
-            try connection.pluginProcess.sendRaw(bytes)
+            try connection.sendRaw(bytes)
             _ = try connection.callBlocking(method: PluginStateMethod.name, params: nil, timeout: .seconds(60))
             let answers = shared.withLock { s in
                 s.probing = false

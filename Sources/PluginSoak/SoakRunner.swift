@@ -48,7 +48,10 @@ package final class SoakRunner: Sendable {
             return report
         }
         defer { connection.close() }
-        let pid = connection.pluginProcess.pid
+        guard let pid = connection.pluginProcess?.pid else {
+            report.error = "the soak measures a plugin process, and this plugin is not one"
+            return report
+        }
         let started = ContinuousClock.now
         var invokesDone = 0, requestsDone = 0, casesDone = 0
         var script = InvokeScript()

@@ -3,8 +3,8 @@ import Testing
 
 @Suite("MethodRegistry and method names")
 struct MethodRegistryTests {
-    /// The contract's methods (sections 3 and 5), in its order, with os/submit and
-    /// plugin/dispatchSchedule as this implementation's extensions.
+    /// The contract's methods (sections 3 and 5), in its order, with os/submit,
+    /// plugin/dispatchSchedule and rpc.discover as this implementation's extensions.
     static let contract: [(String, MethodKind, Bool)] = [
         ("startKeepalive", .invoke, false), ("waitForCancel", .invoke, false), ("completeBgTask", .invoke, false),
         ("stopKeepalive", .invoke, false), ("cancelCancelListener", .invoke, false),
@@ -12,6 +12,7 @@ struct MethodRegistryTests {
         ("os/pendingTaskRequests", .osControl, false), ("os/setConditions", .osControl, false), ("os/submit", .osControl, true),
         ("initialize", .session, false), ("shutdown", .session, false), ("plugin/state", .session, false), ("plugin/reset", .session, false),
         ("plugin/dispatchSchedule", .session, true),
+        ("rpc.discover", .session, true),
     ]
 
     @Test("the registry lists exactly the contract's methods, in order")
@@ -60,6 +61,7 @@ struct MethodRegistryTests {
         check(Shutdown.self, "shutdown", .session)
         check(PluginStateMethod.self, "plugin/state", .session)
         check(PluginReset.self, "plugin/reset", .session)
+        check(RPCDiscover.self, "rpc.discover", .session)
     }
 
     @Test("events are the contract's section 6 names, in order")
@@ -74,9 +76,12 @@ struct MethodRegistryTests {
         #expect(SubmitFailedEvent.name == "os/submitFailed")
     }
 
-    @Test("only os/submit and plugin/dispatchSchedule are extensions")
+    @Test("only os/submit, plugin/dispatchSchedule and rpc.discover are extensions")
     func extensions() {
-        #expect(MethodRegistry.methods.filter(\.isExtension).map(\.name) == ["os/submit", "plugin/dispatchSchedule"])
+        #expect(
+            MethodRegistry.methods.filter(\.isExtension).map(\.name) == [
+                "os/submit", "plugin/dispatchSchedule", "rpc.discover",
+            ])
         #expect(PluginDispatchSchedule.name == "plugin/dispatchSchedule")
         #expect(PluginDispatchSchedule.kind == .session)
     }

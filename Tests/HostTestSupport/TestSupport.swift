@@ -18,6 +18,9 @@ package enum Binaries {
     }
 
     package static var host: String { directory.appendingPathComponent("plugin-host").path }
+
+    /// The conformance suite's second plugin (`Tests/ConformanceDouble`), built for its tests only.
+    package static var conformanceDouble: String { directory.appendingPathComponent("conformance-double").path }
 }
 
 /// Runs blocking work on its own thread, so that the test's cooperative thread is not held.

@@ -30,7 +30,7 @@ struct ConformanceCommandTests {
         #expect(r.stdout.contains("diff (- expected, + actual):"))
         #expect(r.stdout.contains("- [{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":null}"))
         #expect(r.stdout.contains("+ [{\"id\":3,\"jsonrpc\":\"2.0\",\"result\":{\"now\":2}}"))
-        #expect(r.stdout.hasSuffix("0 passed, 1 failed\n"))
+        #expect(r.stdout.hasSuffix("0 passed, 1 failed, 0 skipped, 0 xfail\n"))
     }
 
     @Test func usageErrorsExit64() async throws {
@@ -54,6 +54,9 @@ struct ConformanceCommandTests {
         let glob = try await ConformanceHarness.host(["conformance", "--list", "--format", "json", "--filter", "profile.strict.*"])
         let names = try JSONParser.parse(Array(glob.stdout.utf8)).arrayValue?.compactMap { $0["name"]?.stringValue }
         #expect(names == ["profile.strict.wrong-type-rejected", "profile.strict.superseded-rejected", "profile.strict.success-not-bool-rejected"])
+        let state = try await ConformanceHarness.host(["conformance", "--list", "--format", "json", "--filter", "session.plugin-state.initial"])
+        let accepts = try JSONParser.parse(Array(state.stdout.utf8)).arrayValue?.first?["accepts"]?.arrayValue ?? []
+        #expect(accepts.contains("result: pendingRequests: the items in any order"))
 
         #expect(ConformanceCatalogue.matches(name: "timer.refresh.fires-at-deadline", pattern: "timer.*.fires-*"))
         #expect(ConformanceCatalogue.matches(name: "timer.refresh.fires-at-deadline", pattern: "*deadline"))
@@ -107,6 +110,7 @@ final class JUnitCollector: NSObject, XMLParserDelegate, @unchecked Sendable {
     var suites: [[String: String]] = []
     var cases: [[String: String]] = []
     var failures: [String] = []
+    var skipped: [[String: String]] = []
     private var inFailure = false
     private var text = ""
 
@@ -115,6 +119,7 @@ final class JUnitCollector: NSObject, XMLParserDelegate, @unchecked Sendable {
         case "testsuites": root = attributes
         case "testsuite": suites.append(attributes)
         case "testcase": cases.append(attributes)
+        case "skipped": skipped.append(attributes)
         case "failure":
             inFailure = true
             text = ""

@@ -31,6 +31,14 @@ struct ConformanceDocTests {
         #expect(doc.contains("\(ConformanceCatalogue.all.count) checks"))
     }
 
+    /// `--openrpc` prints the document the suite validates against, as docs/openrpc.json holds it.
+    @Test func theCommandPrintsTheOpenRPCDocument() async throws {
+        let r = try await ConformanceHarness.host(["conformance", "--openrpc"])
+        #expect(r.status == 0)
+        #expect(r.stdout == OpenRPCDocument.prettyText)
+        #expect(try JSONParser.parse(Array(r.stdout.utf8)) == OpenRPCDocument.value)
+    }
+
     @Test func theCommandPrintsTheSameMarkdown() async throws {
         let r = try await ConformanceHarness.host(["conformance", "--list", "--format", "markdown"])
         #expect(r.status == 0)

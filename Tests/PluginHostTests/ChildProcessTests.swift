@@ -14,20 +14,17 @@ import Testing
 struct ChildProcessTests {
     /// The descriptors the child sees, listed by a shell that only echoes.
     static func childDescriptors() throws -> [String] {
-        let child = try ChildProcess(path: "/bin/sh", arguments: ["-c", "cd /proc/self/fd && echo *"], environment: [:])
-        defer {
-            child.closeStdin()
-            close(child.stdoutFD)
-            close(child.stderrFD)
-        }
+        let child = try PluginProcess(
+            options: .init(executable: "/bin/sh", arguments: ["-c", "cd /proc/self/fd && echo *"]),
+            stderrLine: { _ in })
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(child.stdoutFD, $0.baseAddress, $0.count) }
-            if n <= 0 { break }
+            let n = buffer.withUnsafeMutableBytes { child.receive(into: $0) }
+            if n == 0 { break }
             output += buffer[..<n]
         }
-        #expect(child.waitForExit(timeout: .seconds(20)) == .exited(0))
+        #expect(child.close(grace: .seconds(20)) == .exited(0))
         return String(decoding: output, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
     }
 

@@ -48,13 +48,13 @@ struct ConnectionTests {
             try await client.os.launch("nope")
             Issue.record("launching an unregistered identifier succeeded")
         } catch {
-            #expect(error.code == .invalidParams)
+            #expect(error.rpcCode == .invalidParams)
         }
         do {
             _ = try await connection.call(method: "no/such", params: nil)
             Issue.record("an unknown method succeeded")
         } catch {
-            #expect(error.code == .methodNotFound)
+            #expect(error.rpcCode == .methodNotFound)
         }
         connection.close()
     }
@@ -96,11 +96,11 @@ struct ConnectionTests {
             _ = try await client.waitForCancel(timeout: .milliseconds(200))
             Issue.record("waitForCancel returned without an answer")
         } catch {
-            guard case .timedOut(let method, _) = error else {
+            guard error.code == .timedOut else {
                 Issue.record("expected a timeout, got \(error)")
                 return
             }
-            #expect(method == "waitForCancel")
+            #expect(error.method == "waitForCancel")
         }
         #expect(connection.pendingCount == 0)
         // The connection is still usable, and the plugin still holds the wait.
@@ -127,7 +127,7 @@ struct ConnectionTests {
 
     @Test func closeReapsThePlugin() async throws {
         let connection = try connect()
-        let pid = connection.pluginProcess.pid
+        let pid = try #require(connection.pluginProcess).pid
         #expect(processExists(pid))
         #expect(connection.close() == .exited(0))
         #expect(!processExists(pid))
@@ -138,7 +138,7 @@ struct ConnectionTests {
     @Test func shutdownExitsZero() async throws {
         let connection = try connect()
         try await BackgroundServiceClient(connection: connection).os.shutdown()
-        let status = try await onThread { connection.pluginProcess.waitForExit(timeout: .seconds(10)) }
+        let status = try await onThread { connection.transport.waitForExit(timeout: .seconds(10)) }
         #expect(status == .exited(0))
         connection.close()
     }

@@ -1,5 +1,6 @@
 import HostProtocol
 import HostTestSupport
+import PluginInProcess
 import Testing
 
 @testable import PluginHost
@@ -7,11 +8,16 @@ import Testing
 /// `--clock real`: timers fire on the plugin's serial owner at their scaled deadlines.
 @Suite("Real clock")
 struct RealClockTests {
-    @Test func safetyTimerFiresOnTheRealClock() async throws {
+    /// In a process, and in this one (where only the transport's timer can wake the
+    /// engine: nothing is sent while the timer runs).
+    @Test(arguments: [false, true])
+    func safetyTimerFiresOnTheRealClock(inProcess: Bool) async throws {
         // 1000 virtual seconds per real second: the 28 s safety timer fires after about 28 ms.
-        let client = try BackgroundServiceClient(
-            plugin: .init(executable: Binaries.plugin, arguments: ["--clock", "real", "--time-scale", "1000", "--events"]),
-            options: .init(stderrLine: { _ in }))
+        let arguments = ["--clock", "real", "--time-scale", "1000", "--events"]
+        let binary = PluginLauncher(executable: Binaries.plugin, arguments: arguments)
+        let launcher = inProcess ? .inProcess(arguments: arguments) : binary
+        let client = BackgroundServiceClient(
+            connection: try PluginConnection(launcher: launcher, options: .init(stderrLine: { _ in })))
         defer { client.connection.close() }
         try await client.startKeepalive(StartKeepaliveConfig())
         // Written before the launch (an `async let` could be written after it); the
@@ -32,7 +38,7 @@ struct RealClockTests {
             _ = try await client.os.advanceTime(seconds: 1)
             Issue.record("os/advanceTime succeeded under --clock real")
         } catch {
-            #expect(error.code == .invalidState)
+            #expect(error.rpcCode == .invalidState)
         }
     }
 }

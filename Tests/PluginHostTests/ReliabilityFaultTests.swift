@@ -160,7 +160,7 @@ struct ReliabilityFaultTests {
     @Test func aPluginThatClosesItsStdoutButRuns() async throws {
         let connection = try PluginConnection(
             plugin: .init(executable: "/bin/sh", arguments: ["-c", "exec 1>&-; exec sleep 600"]), options: .init(stderrLine: { _ in }))
-        let pid = connection.pluginProcess.pid
+        let pid = try #require(connection.pluginProcess).pid
         await #expect(throws: HostError.pluginExited(nil)) {
             _ = try await connection.call(method: PluginStateMethod.name, params: nil, timeout: .seconds(10))
         }
@@ -189,8 +189,8 @@ struct ReliabilityFaultTests {
             // posix_spawn may start a child that then fails to exec: it must end at once.
             #expect(throws: HostError.self) { _ = try connection.callBlocking(method: PluginStateMethod.name, params: nil, timeout: .seconds(10)) }
             connection.close(grace: .milliseconds(100))
-        case .failure(.launchFailed(let why)):
-            #expect(why.contains(text))
+        case .failure(let error) where error.code == .launchFailed:
+            #expect(error.description.contains(text))
         case .failure(let other):
             Issue.record("expected launchFailed, got \(other)")
         }

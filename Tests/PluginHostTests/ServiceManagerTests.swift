@@ -117,11 +117,12 @@ struct ServiceManagerTests {
             defer { sim.closeAndCheckReaped() }
             let recorded = Box<[Bool]>([])
             try sim.host { await $0.setOnComplete { success in recorded.update { $0.append(success) } } }
-            guard case .keepaliveFailed(let error)? = try sim.start() else {
+            let failure = try sim.start()
+            guard failure?.code == .keepaliveFailed, let error = failure?.hostError else {
                 Issue.record("start did not fail with keepaliveFailed")
                 return
             }
-            #expect(error.code == .internalError)
+            #expect(error.rpcCode == .internalError)
             let status = try sim.status()
             #expect(!status.isRunning && status.generation == 1 && status.lastError != nil)
             #expect(sim.serviceEvents.contains(.rolledBack(generation: 1)))

@@ -12,7 +12,7 @@ func makeSimulation(
 ) throws -> SystemSimulation {
     var env: [String: String] = [:]
     if let faults { env["BSP_FAULT"] = faults }
-    let plugin = PluginProcess.Options(
+    let plugin = PluginLauncher(
         executable: Binaries.plugin, arguments: ["--profile", profile.rawValue], environment: env,
         stderrPrefix: "[plugin] ")
     return try SystemSimulation(options: .init(plugin: plugin, behaviour: behaviour, serviceFactory: factory, scheduleSeed: scheduleSeed))
@@ -77,7 +77,7 @@ extension SystemSimulation {
 
     /// Closes and checks the plugin was reaped.
     func closeAndCheckReaped() {
-        let pid = client.connection.pluginProcess.pid
+        let pid = client.connection.pluginProcess?.pid ?? 0
         close()
         #expect(!processExists(pid), "plugin \(pid) was not reaped")
     }

@@ -129,7 +129,7 @@ func startThread(_ body: @escaping () -> Void) {
 }
 
 /// Diagnostics on stderr, one line each, prefixed with the program's name.
-enum Stderr {
+package enum Stderr {
     static func log(_ line: String) {
         writeText("background-service-plugin: \(oneLine(line))\n")
     }
@@ -138,7 +138,7 @@ enum Stderr {
     /// escaped, so that a method named `"x\nforged line"` cannot split a diagnostic
     /// in two or write raw NUL and escape bytes to the host's log. Input is capped too:
     /// a 1 MiB method name makes a 1 MiB log line otherwise.
-    static func oneLine(_ line: String) -> String {
+    package static func oneLine(_ line: String) -> String {
         guard line.unicodeScalars.contains(where: isControl) || line.utf8.count > 4096 else { return line }
         var out = String.UnicodeScalarView()
         var length = 0

@@ -34,6 +34,8 @@ extension PluginEngine {
             self.resetWorld()
             invoke.resolve()
         }
+        // Extension: the OpenRPC document, compiled in (HostProtocol builds it).
+        on(RPCDiscover.self) { _ in DiscoveredDocument(OpenRPCDocument.value) }
 
         // The emulated OS.
         on(OSLaunch.self) { [unowned self] params throws(RPCError) in

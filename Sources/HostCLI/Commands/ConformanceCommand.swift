@@ -16,8 +16,10 @@ enum ConformanceCommand {
 
         Runs the conformance catalogue (one check per rule of sections 1 to 6 of the
         contract) against a plugin binary: any executable that speaks the contract. Each
-        check starts a fresh plugin, sends its script and compares the exact replies and
-        their order. Prints pass/fail per check and profile, and for each failure the
+        check starts a fresh plugin, sends its script, validates every frame against the
+        OpenRPC document and matches the replies the contract fixes, in order (members
+        it does not name are allowed). Prints pass, FAIL, skip (an extension the plugin
+        does not offer) or xfail per check and profile, and for each failure the
         messages sent, the expected and actual replies and a diff.
 
         options:
@@ -25,13 +27,17 @@ enum ConformanceCommand {
           --profile seed|strict|both    run the checks under these profiles (default both)
           --filter PATTERN              only checks whose name contains PATTERN (or matches a * glob)
           --format text|json|junit      output format (default text); with --list: text|json|markdown
+          --expected-failures FILE      a baseline (YAML or JSON) of checks expected to fail: they
+                                        report xfail; a listed check that passes is stale and fails
           --list                        print the catalogue instead of running it
+          --openrpc                     print the OpenRPC document the replies are validated against
           --jobs N                      checks run at once (default \(ConformanceSuite.defaultJobs))
           --timeout S                   seconds a step may wait for its replies (default 10)
           --help                        this text
 
-        Arguments after -- are added to every plugin command line. Exit status: 0 when
-        every check passes, 1 when any fails, 64 on a usage error. See docs/conformance.md.
+        Arguments after -- are added to every plugin command line. Exit status: 0 when no
+        check fails (skipped and xfail do not fail), 1 when any fails or is stale, 64 on
+        a usage error (a baseline that cannot be read included). See docs/conformance.md.
         """
 
     private enum Format: String, CaseIterable { case text, json, junit, markdown }
@@ -40,10 +46,15 @@ enum ConformanceCommand {
     static func run(_ arguments: [String]) -> Int32 {
         let args: Arguments
         let format: Format, profiles: ProfileChoice, jobs: Int, timeout: Double
+        var baseline: ExpectedFailures?
         do throws(Arguments.UsageError) {
-            args = try Arguments(arguments, options: ["--plugin", "--profile", "--filter", "--format", "--jobs", "--timeout"], flags: ["--help", "--list"])
+            args = try Arguments(arguments, options: ["--plugin", "--profile", "--filter", "--format", "--jobs", "--timeout", "--expected-failures"], flags: ["--help", "--list", "--openrpc"])
             if args.has("--help") {
                 print(usage)
+                return 0
+            }
+            if args.has("--openrpc") {
+                print(OpenRPCDocument.prettyText, terminator: "")
                 return 0
             }
             guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
@@ -52,6 +63,7 @@ enum ConformanceCommand {
             profiles = try args.choice("--profile", default: .both)
             jobs = try args.int("--jobs", default: ConformanceSuite.defaultJobs, range: 1...256)
             timeout = try args.double("--timeout", default: 10, range: 0.1...3600)
+            if let path = args.value("--expected-failures") { baseline = try readBaseline(path) }
         } catch {
             return HostCLI.usageError(error.description, usage: usage)
         }
@@ -74,11 +86,12 @@ enum ConformanceCommand {
             executable: pluginPath, extraArguments: args.passthrough,
             stepTimeout: .milliseconds(Int(timeout * 1000)))
         let showProgress = isatty(2) == 1
-        let outcomes = ConformanceSuite(plugin: plugin, jobs: jobs).run(runs) { done, total, outcome in
+        var outcomes = ConformanceSuite(plugin: plugin, jobs: jobs).run(runs) { done, total, outcome in
             guard showProgress else { return }
-            let line = "[\(done)/\(total)] \(outcome.passed ? "pass" : "FAIL") \(outcome.name) (\(outcome.profile.rawValue))"
+            let line = "[\(done)/\(total)] \(outcome.status.rawValue) \(outcome.name) (\(outcome.profile.rawValue))"
             FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
         }
+        if let baseline { outcomes = baseline.apply(to: outcomes) }
         if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         switch format {
         case .text, .markdown: print(ConformanceReport.text(outcomes, plugin: pluginPath))
@@ -88,6 +101,18 @@ enum ConformanceCommand {
         let summary = ConformanceSummary(outcomes)
         if format != .text { HostCLI.diagnose("conformance: \(summary.line)") }
         return summary.failed == 0 ? 0 : 1
+    }
+
+    /// Reads and checks an expected-failures file; any problem is a usage error.
+    private static func readBaseline(_ path: String) throws(Arguments.UsageError) -> ExpectedFailures {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw Arguments.UsageError("--expected-failures: cannot read \(path)")
+        }
+        do {
+            return try ExpectedFailures.parse(text, known: Set(ConformanceCatalogue.all.map(\.name)))
+        } catch {
+            throw Arguments.UsageError("--expected-failures \(path): \(error.description)")
+        }
     }
 
     /// The catalogue as text (name, profiles, rule), JSON, or the Markdown of `docs/conformance.md`.
@@ -101,6 +126,7 @@ enum ConformanceCommand {
                     "name": .string(c.name), "section": .number(c.section), "rule": .string(c.rule),
                     "profiles": .array(c.profiles.map { .string($0.rawValue) }), "flags": .array(c.flags.map { .string($0) }),
                     "requires": .array(c.requires.map { .string($0) }),
+                    "accepts": .array(c.acceptance.map { .string($0) }),
                 ]
             }).description
         case .text, .junit:

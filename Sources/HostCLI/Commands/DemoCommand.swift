@@ -50,7 +50,7 @@ enum DemoCommand {
         }
         let pluginPath = PluginLocator.resolve(args.value("--plugin"))
         let scenario = DemoScenario(settings: settings)
-        let plugin = PluginProcess.Options(
+        let plugin = PluginLauncher(
             executable: pluginPath,
             arguments: ["--profile", settings.profile.rawValue, "--clock", "virtual"] + args.passthrough)
         let sim: SystemSimulation
@@ -65,7 +65,7 @@ enum DemoCommand {
             }
             return 1
         }
-        let pid = sim.client.connection.pluginProcess.pid
+        let pid = sim.client.connection.pluginProcess?.pid ?? 0
         var failure: String?
         do {
             try scenario.play(on: sim)

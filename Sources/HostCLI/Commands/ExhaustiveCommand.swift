@@ -7,7 +7,7 @@ import PluginHost
 enum ExhaustiveCommand {
     static func run(_ s: FuzzCommand.Settings) -> Int32 {
         let args = FuzzCommand.pluginArguments(s)
-        let options = PluginProcess.Options(executable: s.plugin, arguments: args)
+        let options = PluginLocator.launcher(s.plugin, arguments: args)
         let progress = FuzzProgress()
         let started = Date()
         let driver: PluginDriver

@@ -17,7 +17,8 @@ enum FuzzCommand {
         written to --out as a replayable trace (see plugin-host replay).
 
         options:
-          --plugin PATH          plugin binary (default: background-service-plugin beside plugin-host)
+          --plugin PATH|builtin  plugin binary (default: background-service-plugin beside plugin-host);
+                                 builtin: the plugin's engine in this process, no child process
           --level plugin|system  what to fuzz (default plugin)
           --profile seed|strict  plugin profile and host behaviour (default seed)
           --seed N               make the run reproducible (default: random, printed)
@@ -25,7 +26,7 @@ enum FuzzCommand {
           --time S               stop after S seconds (default 10 when --runs is not given)
           --depth N              most steps per case (default 30); with --exhaustive, the depth (default 4)
           --exhaustive           every sequence up to --depth over a small alphabet (plugin level)
-          --jobs N               plugin processes in parallel (default 1)
+          --jobs N               plugins (processes or engines) in parallel (default 1)
           --out DIR              where traces go (default fuzz-out)
           --help                 this text
 
@@ -82,7 +83,7 @@ enum FuzzCommand {
         } catch {
             return HostCLI.usageError(error.description, usage: usage)
         }
-        guard FileManager.default.isExecutableFile(atPath: settings.plugin) else {
+        guard PluginLocator.isAvailable(settings.plugin) else {
             HostCLI.diagnose("fuzz: no executable plugin at \(settings.plugin) (build it with swift build, or pass --plugin)")
             return 1
         }
@@ -104,7 +105,7 @@ enum FuzzCommand {
         let progress = FuzzProgress()
         let fuzzer = PluginFuzzer(
             configuration: .init(
-                plugin: .init(executable: s.plugin, arguments: args), profile: s.profile, seed: s.seed,
+                plugin: PluginLocator.launcher(s.plugin, arguments: args), profile: s.profile, seed: s.seed,
                 runs: s.runs, seconds: s.seconds, maxSteps: s.depth, jobs: s.jobs),
             progress: progress)
         let started = Date()

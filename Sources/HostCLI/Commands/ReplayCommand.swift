@@ -15,7 +15,8 @@ enum ReplayCommand {
         difference, and whether the replies agree with the reference model now.
 
         options:
-          --plugin PATH   plugin binary (default: background-service-plugin beside plugin-host)
+          --plugin PATH   plugin binary (default: background-service-plugin beside plugin-host);
+                          builtin: the plugin's engine in this process
           --help          this text
 
         exit status: 0 identical, 1 different, 64 usage error
@@ -59,7 +60,8 @@ enum ReplayCommand {
         let recorded = trace.lines.map { $0["actual"]?.arrayValue ?? [] }
         let driver: PluginDriver
         do {
-            driver = try PluginDriver(plugin: .init(executable: plugin, arguments: trace.header.pluginArguments + extra))
+            let arguments = trace.header.pluginArguments + extra
+            driver = try PluginDriver(plugin: PluginLocator.launcher(plugin, arguments: arguments))
         } catch {
             HostCLI.diagnose("replay: \(error)")
             return 1
@@ -104,7 +106,8 @@ enum SystemReplay {
         let recorded = trace.lines.map { $0["timeline"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
         let c = SystemCase(scenario: scenario, actions: actions)
         let behaviour: HostBehaviour = trace.header.profile == .strict ? .strict : .seed
-        let outcome = c.run(plugin: .init(executable: plugin, arguments: trace.header.pluginArguments + extra), behaviour: behaviour, stopAt: trace.header.finding)
+        let launcher = PluginLocator.launcher(plugin, arguments: trace.header.pluginArguments + extra)
+        let outcome = c.run(plugin: launcher, behaviour: behaviour, stopAt: trace.header.finding)
         if let error = outcome.error { print("run failed: \(error)") }
         var identical = outcome.timeline.count == recorded.count
         for i in 0..<max(outcome.timeline.count, recorded.count) {

@@ -14,7 +14,7 @@ enum SystemFuzzCommand {
         let progress = FuzzProgress()
         let fuzzer = SystemFuzzer(
             configuration: .init(
-                plugin: .init(executable: s.plugin, arguments: args, stderrPrefix: "[plugin] "),
+                plugin: PluginLocator.launcher(s.plugin, arguments: args),
                 behaviour: s.profile == .strict ? .strict : .seed, seed: s.seed, runs: s.runs, seconds: s.seconds,
                 maxSteps: s.depth, jobs: s.jobs),
             progress: progress)
@@ -23,7 +23,11 @@ enum SystemFuzzCommand {
         progress.finish()
         let elapsed = Date().timeIntervalSince(started)
         let totals = fuzzer.totals
-        print("fuzz (system level, profile \(s.profile.rawValue): \(s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"), seed \(s.seed)): \(totals.cases) cases, \(totals.steps) steps in \(String(format: "%.1f", elapsed)) s")
+        let sides = s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"
+        let rate = Int(Double(totals.steps) / max(elapsed, 0.001))
+        print(
+            "fuzz (system level, profile \(s.profile.rawValue): \(sides), seed \(s.seed)): \(totals.cases) cases, "
+                + "\(totals.steps) steps in \(String(format: "%.1f", elapsed)) s (\(rate) steps/s)")
         if findings.isEmpty {
             print("no findings: every invariant of REFERENCE.md part D held after every step")
             return 0

@@ -33,6 +33,7 @@ public enum MethodRegistry {
         entry(PluginStateMethod.self),
         entry(PluginReset.self),
         entry(PluginDispatchSchedule.self, isExtension: true),
+        entry(RPCDiscover.self, isExtension: true),
     ]
 
     /// All event names, in contract order.

@@ -36,23 +36,30 @@ public struct SystemCase: Sendable {
         }
     }
 
-    /// Plays the case against the plugin, checking the invariants after every
+    /// Plays the case against a fresh plugin, checking the invariants after every
     /// action; stops early once `target` (a signature) has been seen, if given.
-    public func run(plugin: PluginProcess.Options, behaviour: HostBehaviour, stopAt target: String? = nil) -> Outcome {
+    public func run(plugin: PluginLauncher, behaviour: HostBehaviour, stopAt target: String? = nil) -> Outcome {
+        let runner = SystemCaseRunner(launcher: plugin)
+        defer { runner.close() }
+        return run(on: runner, behaviour: behaviour, stopAt: target)
+    }
+
+    /// Plays the case on the runner's plugin, reset first: the same run as against a fresh one.
+    func run(on runner: SystemCaseRunner, behaviour: HostBehaviour, stopAt target: String? = nil) -> Outcome {
         var timeline: [[String]] = []
         var violations: [(step: Int, violation: Violation)] = []
         let runs = scenario.runs.map { ServiceBoxed($0.service) }
         let counter = SendableCounter()
         let sim: SystemSimulation
         do {
-            sim = try SystemSimulation(options: .init(
-                plugin: plugin, behaviour: behaviour,
+            sim = try runner.simulation(.init(
+                plugin: runner.launcher, behaviour: behaviour,
                 serviceFactory: { runs[counter.next() % runs.count].service },
                 scheduleSeed: scenario.scheduleSeed, refreshBudget: SystemCase.refreshBudget))
         } catch {
             return Outcome(violations: [], timeline: [], error: error.description)
         }
-        defer { sim.close() }
+        defer { sim.detach() }
         let config = scenario.config
         var checker = InvariantChecker()
         var seen = sim.timeline.count
@@ -130,4 +137,27 @@ final class SendableCounter: Sendable {
             return v
         }
     }
+}
+
+/// A plugin for system cases, started on first use and kept for case after case
+/// (each simulation resets it); started again after a run that could not be completed.
+final class SystemCaseRunner {
+    let launcher: PluginLauncher
+    private var plugin: SimulationPlugin?
+
+    init(launcher: PluginLauncher) { self.launcher = launcher }
+
+    /// A simulation on the plugin.
+    func simulation(_ options: SystemSimulation.Options) throws(SystemSimulation.SimulationError) -> SystemSimulation {
+        if plugin == nil { plugin = try SimulationPlugin(launcher: launcher) }
+        return try SystemSimulation(options: options, plugin: plugin!)
+    }
+
+    /// Closes the plugin; the next simulation starts a new one.
+    func restart() {
+        plugin?.close()
+        plugin = nil
+    }
+
+    func close() { restart() }
 }

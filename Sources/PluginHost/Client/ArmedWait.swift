@@ -43,8 +43,7 @@ public final class ArmedWait: Sendable {
     public func signal() async throws(HostError) -> CancelSignal {
         switch await result() {
         case .success: return .resolved
-        case .failure(.rejected(let reason, let message)): return .rejected(reason: reason, message: message)
-        case .failure(let e): throw e
+        case .failure(let e): if let signal = CancelSignal(e) { return signal } else { throw e }
         }
     }
 

@@ -14,6 +14,12 @@ public enum CancelSignal: Sendable, Hashable, CustomStringConvertible {
         case .rejected(nil, let message): "rejected (\(message))"
         }
     }
+
+    /// The signal a rejection stands for; nil for any other error.
+    init?(_ error: HostError) {
+        guard error.code == .rejected else { return nil }
+        self = .rejected(reason: error.rejectReason, message: error.rpcMessage ?? "")
+    }
 }
 
 /// The five invokes of the seed plugin, typed, plus the emulated OS.
@@ -57,7 +63,7 @@ public struct BackgroundServiceClient: Sendable {
             _ = try await connection.call(WaitForCancel.self, EmptyParams(), timeout: timeout)
             return .resolved
         } catch {
-            if case .rejected(let reason, let message) = error { return .rejected(reason: reason, message: message) }
+            if let signal = CancelSignal(error) { return signal }
             throw error
         }
     }

@@ -1,16 +1,9 @@
-import Foundation
 import HostProtocol
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A plugin connection driven by its caller: no reader thread. A call writes its
-/// request and reads the plugin's stdout itself until its answer arrives, so a
-/// round trip costs the two processes' wake-ups and nothing more. Events read on
-/// the way are kept for ``takeEvents()``.
+/// request and reads the plugin's output itself until its answer arrives, so a
+/// round trip over a process costs the two processes' wake-ups and nothing more.
+/// Events read on the way are kept for ``takeEvents()``.
 ///
 /// For single-threaded drivers: benchmarks, scripts, pipelined runners. It is not
 /// thread-safe; use ``PluginConnection`` for concurrent and `async` callers.
@@ -21,61 +14,41 @@ import HostProtocol
 /// c.close()
 /// ```
 public final class DirectConnection {
-    private let child: ChildProcess
-    private var decoder: FrameDecoder
-    private let framing: Framing
+    /// The transport the connection speaks over.
+    public let transport: any PluginTransport
+    private let reader: FrameReader
     private var nextID = 0
-    private var buffer: UnsafeMutableRawBufferPointer
     private var out: [UInt8] = []
     private var events: [RPCNotification] = []
     /// Responses that arrived while waiting for another one.
     private var early: [RequestID: Response] = [:]
 
-    /// Starts the plugin; its stderr is drained by a thread into `stderrLine`.
-    public init(plugin: PluginProcess.Options, stderrLine: @escaping @Sendable (String) -> Void = { _ in }) throws(HostError) {
-        guard FileManager.default.isExecutableFile(atPath: plugin.executable) else {
-            throw HostError.launchFailed("no executable plugin at \(plugin.executable)")
-        }
-        var environment = ProcessInfo.processInfo.environment
-        for (k, v) in plugin.environment { environment[k] = v }
-        do {
-            child = try ChildProcess(path: plugin.executable, arguments: plugin.arguments, environment: environment)
-        } catch {
-            throw HostError.launchFailed(error.description)
-        }
-        framing = plugin.framing
-        decoder = FrameDecoder(mode: plugin.framing == .ndjson ? .ndjson : .lsp, maxFrameBytes: plugin.maxFrameBytes)
-        buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
-        let fd = child.stderrFD
-        let prefix = plugin.stderrPrefix
-        let drain = Thread {
-            var pending: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let n = read(fd, &chunk, chunk.count)
-                if n < 0, errno == EINTR { continue }
-                if n <= 0 { break }
-                pending.append(contentsOf: chunk[0..<n])
-                while let nl = pending.firstIndex(of: 0x0A) {
-                    stderrLine(prefix + String(decoding: pending[..<nl], as: UTF8.self))
-                    pending.removeSubrange(...nl)
-                }
-            }
-            Glibc.close(fd)
-        }
-        drain.start()
+    /// Starts a plugin binary; its stderr lines go to `stderrLine`.
+    public convenience init(
+        plugin: PluginProcess.Options, stderrLine: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(HostError) {
+        try self.init(launcher: PluginLauncher(plugin), stderrLine: stderrLine)
+    }
+
+    /// Starts a plugin (a binary, or the engine in this process); its stderr lines go to `stderrLine`.
+    public convenience init(
+        launcher: PluginLauncher, stderrLine: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(HostError) {
+        self.init(transport: try launcher.start(stderrLine: stderrLine))
+    }
+
+    /// Connects over a transport.
+    public init(transport: any PluginTransport) {
+        self.transport = transport
+        reader = FrameReader(transport)
     }
 
     deinit {
-        if child.exitStatus == nil {
-            child.closeStdin()
-            child.kill(SIGKILL)
-        }
-        buffer.deallocate()
+        if transport.exitStatus == nil { transport.close(grace: .milliseconds(200)) }
     }
 
-    /// The plugin's process id.
-    public var pid: Int32 { child.pid }
+    /// The plugin's process id, when the transport is a process.
+    public var pid: Int32? { (transport as? PluginProcess)?.pid }
 
     // MARK: - Writing
 
@@ -94,7 +67,7 @@ public final class DirectConnection {
     }
 
     private func appendFrame(_ fill: (inout [UInt8]) -> Void) {
-        if framing == .ndjson {
+        if transport.framing == .ndjson {
             fill(&out)
             out.append(0x0A)
         } else {
@@ -107,37 +80,30 @@ public final class DirectConnection {
     /// Writes everything queued.
     public func flush() throws(HostError) {
         guard !out.isEmpty else { return }
-        let failure = out.withUnsafeBytes { child.writeStdin($0) }
-        out.removeAll(keepingCapacity: true)
-        if let failure {
-            if let status = child.waitForExit(timeout: .milliseconds(100)) { throw HostError.pluginExited(status) }
-            throw HostError.ioFailure("cannot write to the plugin: \(String(cString: strerror(failure)))")
-        }
+        defer { out.removeAll(keepingCapacity: true) }
+        try transport.send(out)
     }
 
     // MARK: - Reading
 
     /// The next frame's bytes from the plugin, blocking.
     public func nextFrame() throws(HostError) -> ArraySlice<UInt8> {
-        while true {
-            do {
-                if let frame = try decoder.nextFrame() { return frame }
-            } catch {
-                throw HostError.protocolError("unreadable frame: \(error.description)")
-            }
-            let n = read(child.stdoutFD, buffer.baseAddress, buffer.count)
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { throw HostError.pluginExited(child.waitForExit(timeout: .milliseconds(100))) }
-            decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+        let frame: ArraySlice<UInt8>?
+        do {
+            frame = try reader.next()
+        } catch {
+            throw .protocolError("unreadable frame: \(error.description)")
         }
+        guard let frame else { throw .pluginExited(transport.waitForExit(timeout: .milliseconds(100))) }
+        return frame
     }
 
     /// A frame already read and decoded, without blocking; nil when none is.
     public func bufferedFrame() throws(HostError) -> ArraySlice<UInt8>? {
         do {
-            return try decoder.nextFrame()
+            return try reader.buffered()
         } catch {
-            throw HostError.protocolError("unreadable frame: \(error.description)")
+            throw .protocolError("unreadable frame: \(error.description)")
         }
     }
 
@@ -176,15 +142,8 @@ public final class DirectConnection {
         return events
     }
 
-    /// Closes stdin, waits for the plugin to exit (then SIGTERM, SIGKILL), reaps it.
+    /// Closes the plugin's input, waits for it to end (then SIGTERM, SIGKILL for a
+    /// process) and reaps it.
     @discardableResult
-    public func close(grace: Duration = .seconds(2)) -> ExitStatus {
-        child.closeStdin()
-        let ns = Int(grace.components.seconds * 1_000_000_000 + grace.components.attoseconds / 1_000_000_000)
-        if let s = child.waitForExit(timeout: .nanoseconds(ns)) { return s }
-        child.kill(SIGTERM)
-        if let s = child.waitForExit(timeout: .milliseconds(500)) { return s }
-        child.kill(SIGKILL)
-        return child.waitForExit(timeout: .seconds(60)) ?? .signaled(SIGKILL)
-    }
+    public func close(grace: Duration = .seconds(2)) -> ExitStatus { transport.close(grace: grace) }
 }

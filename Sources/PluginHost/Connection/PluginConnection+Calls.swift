@@ -62,6 +62,20 @@ extension PluginConnection {
         if let error { throw error }
     }
 
+    /// Fails every waiting call with `error` and every new one until ``resumeCalls()``
+    /// (a simulation handing the connection to the next one).
+    func interruptCalls(with error: HostError) { pending.interrupt(error) }
+
+    /// Lets calls through again after ``interruptCalls(with:)``.
+    func resumeCalls() { pending.resume() }
+
+    /// Starts request ids from 1 again. Only once every id used so far has been
+    /// answered or given up on (after a `plugin/reset` has been answered).
+    func restartIDs() {
+        writer.withLock { $0 = 0 }
+        pending.forgetAbandoned()
+    }
+
     private func nextID() -> RequestID {
         .int(writer.withLock { last in
             last += 1
@@ -113,14 +127,24 @@ extension PluginConnection {
         }
     }
 
+    /// Writes bytes as they are (already framed: several frames, or deliberately broken
+    /// ones), in order with the calls; their answers, if any, only reach the tap.
+    public func sendRaw(_ bytes: [UInt8]) throws(HostError) {
+        let error: HostError? = writer.withLock { _ in write(framed: bytes) }
+        if let error { throw error }
+    }
+
     private func write(_ body: [UInt8]) -> HostError? {
-        guard let p = process.withLock({ $0 }) else { return .closed }
+        write(framed: FrameEncoder.frame(body, framing: transport.framing))
+    }
+
+    private func write(framed bytes: [UInt8]) -> HostError? {
         do {
-            try p.send(body)
+            try transport.send(bytes)
             return nil
         } catch {
             // The plugin is gone; its exit will be reported by the reader shortly.
-            return .pluginExited(p.waitForExit(timeout: .milliseconds(100)))
+            return error
         }
     }
 

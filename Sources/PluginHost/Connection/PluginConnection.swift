@@ -1,12 +1,13 @@
+import Dispatch
 import HostProtocol
 import Synchronization
 
-/// A JSON-RPC 2.0 connection to a plugin process.
+/// A JSON-RPC 2.0 connection to a plugin, over any ``PluginTransport``.
 ///
 /// Calls are registered in a pending table before they are written, written in
 /// call order by one writer, and answered from the reader thread. When the
 /// plugin's output ends (exit, crash, closed stdout) every pending call fails at
-/// once with ``HostError/pluginExited(_:)`` naming the status or signal. Calls
+/// once with ``HostError/Code/pluginExited`` naming the status or signal. Calls
 /// take an optional timeout; a cancelled task stops waiting. Events arrive on
 /// ``notifications`` and, synchronously and in order with the responses, on the
 /// ``Options/tap``.
@@ -24,56 +25,81 @@ public final class PluginConnection: Sendable {
         public var defaultTimeout: Duration?
         /// Sees every message in both directions, in order, on the thread that moves it.
         public var tap: (@Sendable (ConnectionEvent) -> Void)?
-        /// Where plugin stderr lines go (default: the host's stderr).
+        /// Where plugin stderr lines go (default: the host's stderr), for a plugin the
+        /// connection starts; a transport given ready-made keeps its own.
         public var stderrLine: (@Sendable (String) -> Void)?
         /// When set, a call's completion is not run on the reader thread but handed
         /// here with the call's id, to be run by whoever drives the host (a
         /// simulation runs them between host jobs, so a reply never resumes a task
         /// before that task has suspended).
         public var completionHandoff: (@Sendable (RequestID, @escaping @Sendable () -> Void) -> Void)?
+        /// How many events ``notifications`` keeps for a reader that has not taken
+        /// them (default: all). A host that reads events from the tap only keeps none.
+        public var notificationBuffer: AsyncStream<RPCNotification>.Continuation.BufferingPolicy
 
         /// Creates options.
-        public init(defaultTimeout: Duration? = nil, tap: (@Sendable (ConnectionEvent) -> Void)? = nil, stderrLine: (@Sendable (String) -> Void)? = nil, completionHandoff: (@Sendable (RequestID, @escaping @Sendable () -> Void) -> Void)? = nil) {
+        public init(
+            defaultTimeout: Duration? = nil, tap: (@Sendable (ConnectionEvent) -> Void)? = nil,
+            stderrLine: (@Sendable (String) -> Void)? = nil,
+            completionHandoff: (@Sendable (RequestID, @escaping @Sendable () -> Void) -> Void)? = nil,
+            notificationBuffer: AsyncStream<RPCNotification>.Continuation.BufferingPolicy = .unbounded
+        ) {
             self.defaultTimeout = defaultTimeout
             self.tap = tap
             self.stderrLine = stderrLine
             self.completionHandoff = completionHandoff
+            self.notificationBuffer = notificationBuffer
         }
     }
 
-    let process: Mutex<PluginProcess?> = Mutex(nil)
+    /// The transport the connection speaks over.
+    public let transport: any PluginTransport
     let pending = PendingTable()
     let writer = Mutex<Int>(0)  // guards writes; holds the last id used
     let options: Options
     private let notificationContinuation: AsyncStream<RPCNotification>.Continuation
-    /// Events from the plugin, in order. Unbounded: nothing is lost.
+    /// Signalled once the reader thread has seen the end of the output.
+    private let readerDone = DispatchSemaphore(value: 0)
+    /// Events from the plugin, in order (kept as ``Options/notificationBuffer`` says).
     public let notifications: AsyncStream<RPCNotification>
 
-    /// Starts the plugin and connects to it.
-    public init(plugin: PluginProcess.Options, options: Options = Options()) throws(HostError) {
-        self.options = options
-        (notifications, notificationContinuation) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
-        let handlers = PluginProcess.Handlers(
-            onFrame: { [weak self] frame in self?.received(frame) },
-            onFramingError: { [weak self] error in self?.protocolError("unreadable frame: \(error.description)") },
-            onStderrLine: { [options] line in
-                options.tap?(.stderr(line))
-                if let sink = options.stderrLine { sink(line) } else { Log.stderr(line) }
-            },
-            onClose: { [weak self] status in self?.outputEnded(status) },
-            onTruncatedOutput: { [options] count in
-                options.tap?(.protocolError("the plugin's output ended in the middle of a frame (\(count) bytes)"))
-            })
-        do {
-            let p = try PluginProcess(options: plugin, handlers: handlers)
-            process.withLock { $0 = p }
-        } catch {
-            throw HostError.launchFailed(error.description)
-        }
+    /// Starts a plugin binary and connects to it.
+    public convenience init(plugin: PluginProcess.Options, options: Options = Options()) throws(HostError) {
+        try self.init(launcher: PluginLauncher(plugin), options: options)
     }
 
-    /// The plugin process (for its pid, signals and exit status).
-    public var pluginProcess: PluginProcess { process.withLock { $0! } }
+    /// Starts a plugin (a binary, or the engine in this process) and connects to it;
+    /// its stderr lines go to the tap and to ``Options/stderrLine``.
+    public convenience init(launcher: PluginLauncher, options: Options = Options()) throws(HostError) {
+        let transport = try launcher.start(stderrLine: { [options] line in
+            options.tap?(.stderr(line))
+            if let sink = options.stderrLine { sink(line) } else { Log.stderr(line) }
+        })
+        self.init(transport: transport, options: options)
+    }
+
+    /// Connects over a transport and starts reading its output.
+    public init(transport: any PluginTransport, options: Options = Options()) {
+        self.transport = transport
+        self.options = options
+        (notifications, notificationContinuation) = AsyncStream.makeStream(bufferingPolicy: options.notificationBuffer)
+        let done = readerDone
+        TransportReading.frames(
+            of: transport, thread: "plugin-stdout",
+            onFrame: { [weak self] frame in self?.received(frame) },
+            onFramingError: { [weak self] error in self?.protocolError("unreadable frame: \(error.description)") },
+            onEnd: { [weak self, options] status, leftover in
+                if leftover > 0 {
+                    let why = "the plugin's output ended in the middle of a frame (\(leftover) bytes)"
+                    options.tap?(.protocolError(why))
+                }
+                self?.outputEnded(status)
+                done.signal()
+            })
+    }
+
+    /// The plugin process, when the transport is one (for its pid, signals and exit status).
+    public var pluginProcess: PluginProcess? { transport as? PluginProcess }
 
     /// How many calls are waiting for an answer.
     public var pendingCount: Int { pending.count }
@@ -120,7 +146,7 @@ public final class PluginConnection: Sendable {
         options.tap?(.protocolError(detail))
         Log.stderr("plugin-host: protocol error: \(detail)")
         pending.failAll(.protocolError(detail))
-        process.withLock { $0 }?.kill()
+        transport.terminate()
     }
 
     private func outputEnded(_ status: ExitStatus?) {
@@ -131,12 +157,12 @@ public final class PluginConnection: Sendable {
 
     // MARK: - Closing
 
-    /// Closes stdin, waits for the plugin to exit (then SIGTERM, SIGKILL), reaps it.
-    /// Pending calls fail. Returns how the plugin ended.
+    /// Closes the plugin's input, waits for it to end (then SIGTERM, SIGKILL for a
+    /// process) and reaps it. Pending calls fail. Returns how the plugin ended.
     @discardableResult
     public func close(grace: Duration = .seconds(2)) -> ExitStatus {
-        let status = pluginProcess.close(grace: grace)
-        _ = pluginProcess.waitUntilClosed(timeout: .seconds(5))
+        let status = transport.close(grace: grace)
+        if readerDone.wait(timeout: .now() + .seconds(5)) == .success { readerDone.signal() }
         pending.failAll(.closed)
         return status
     }
@@ -145,8 +171,6 @@ public final class PluginConnection: Sendable {
     static var liveTimeouts: Int { CallTimer.live.load(ordering: .relaxed) }
 
     deinit {
-        if let p = process.withLock({ $0 }), p.exitStatus == nil {
-            p.close(grace: .milliseconds(200))
-        }
+        if transport.exitStatus == nil { transport.close(grace: .milliseconds(200)) }
     }
 }

@@ -9,21 +9,20 @@ import Synchronization
     import Darwin
 #endif
 
-/// A running plugin binary: raw frames in and out.
+/// A plugin binary as a child process over pipes: the process implementation of
+/// ``PluginTransport``, and the one place the host starts processes.
 ///
-/// One thread reads stdout with blocking reads and decodes frames; another
-/// forwards stderr line by line to a log handler with a prefix; a third reaps
-/// the child. ``send(_:)`` writes framed bytes in call order. When the plugin's
-/// stdout ends, ``Handlers/onClose`` is called once, with the exit status when
-/// the process has exited within 100 ms.
+/// It spawns the child (`posix_spawn`, pipes close-on-exec, nothing inherited but the
+/// three pipes), reaps it on a thread blocked in `waitpid`, forwards its stderr line
+/// by line with a prefix (the host's one stderr loop), and turns pipe faults into
+/// ``HostError``s: a write to a plugin that has gone fails with its exit status.
+/// ``close(grace:)`` closes stdin, waits, then sends SIGTERM and SIGKILL, and reaps.
 ///
 /// ```swift
-/// let plugin = try PluginProcess(options: .init(executable: path), handlers: .init(
-///     onFrame: { frame in print(String(decoding: frame, as: UTF8.self)) }))
-/// try plugin.send(Array("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"plugin/state\"}".utf8))
-/// plugin.close()
+/// let plugin = try PluginProcess(options: .init(executable: path, arguments: ["--profile", "strict"]))
+/// let connection = PluginConnection(transport: plugin)
 /// ```
-public final class PluginProcess: Sendable {
+public final class PluginProcess: PluginTransport {
     /// What to start.
     public struct Options: Sendable {
         /// Path to the plugin executable.
@@ -40,7 +39,10 @@ public final class PluginProcess: Sendable {
         public var stderrPrefix: String
 
         /// Creates options.
-        public init(executable: String, arguments: [String] = [], environment: [String: String] = [:], framing: Framing = .ndjson, maxFrameBytes: Int = 16 << 20, stderrPrefix: String = "[plugin] ") {
+        public init(
+            executable: String, arguments: [String] = [], environment: [String: String] = [:],
+            framing: Framing = .ndjson, maxFrameBytes: Int = 16 << 20, stderrPrefix: String = "[plugin] "
+        ) {
             self.executable = executable
             self.arguments = arguments
             self.environment = environment
@@ -50,174 +52,114 @@ public final class PluginProcess: Sendable {
         }
     }
 
-    /// Callbacks, all called on the process's own threads, never concurrently with
-    /// themselves: frames in order on the stdout thread.
-    public struct Handlers: Sendable {
-        /// Each complete frame from stdout, in order.
-        public var onFrame: @Sendable (ArraySlice<UInt8>) -> Void
-        /// A stdout framing error (the stream goes on).
-        public var onFramingError: @Sendable (FramingError) -> Void
-        /// Each stderr line, prefixed.
-        public var onStderrLine: @Sendable (String) -> Void
-        /// Once, when stdout has ended: the exit status if known within 100 ms.
-        public var onClose: @Sendable (ExitStatus?) -> Void
-        /// Stdout ended in the middle of a frame (this many bytes of it), just before `onClose`.
-        public var onTruncatedOutput: @Sendable (Int) -> Void
-
-        /// Creates handlers; stderr goes to the host's stderr by default.
-        public init(onFrame: @escaping @Sendable (ArraySlice<UInt8>) -> Void, onFramingError: @escaping @Sendable (FramingError) -> Void = { _ in }, onStderrLine: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }, onClose: @escaping @Sendable (ExitStatus?) -> Void = { _ in }, onTruncatedOutput: @escaping @Sendable (Int) -> Void = { _ in }) {
-            self.onFrame = onFrame
-            self.onTruncatedOutput = onTruncatedOutput
-            self.onFramingError = onFramingError
-            self.onStderrLine = onStderrLine
-            self.onClose = onClose
-        }
-    }
-
-    /// Why a plugin could not be started or written to.
-    public struct StartError: Error, CustomStringConvertible {
-        public let description: String
-
-        package init(description: String) { self.description = description }
-    }
-
+    /// What was started.
     public let options: Options
-    private let child: ChildProcess
-    private let handlers: Handlers
-    private let closed = DispatchSemaphore(value: 0)
-
     /// The plugin's process id.
-    public var pid: Int32 { child.pid }
+    public let pid: Int32
+    /// Write end of the child's stdin (-1 once closed).
+    let input: Mutex<Int32>
+    /// Read end of the child's stdout (-1 once closed).
+    let output: Atomic<Int32>
+    private let reaper: Reaper
+    /// Signalled once the stderr loop has forwarded everything and ended.
+    let stderrDone = DispatchSemaphore(value: 0)
 
-    /// Starts the plugin. Fails clearly when the executable is missing or not executable.
-    public init(options: Options, handlers: Handlers) throws(StartError) {
+    public var framing: Framing { options.framing }
+    public var maxFrameBytes: Int { options.maxFrameBytes }
+
+    /// Starts the plugin; its stderr lines, prefixed, go to `stderrLine` (by default
+    /// the host's stderr). Fails clearly when the executable is missing or not executable.
+    public init(
+        options: Options,
+        stderrLine: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) throws(HostError) {
         guard FileManager.default.fileExists(atPath: options.executable) else {
-            throw StartError(description: "plugin binary not found at \(options.executable)")
+            throw .launchFailed("plugin binary not found at \(options.executable)")
         }
         guard FileManager.default.isExecutableFile(atPath: options.executable) else {
-            throw StartError(description: "plugin binary at \(options.executable) is not executable")
+            throw .launchFailed("plugin binary at \(options.executable) is not executable")
         }
         var environment = ProcessInfo.processInfo.environment
         for (k, v) in options.environment { environment[k] = v }
-        do {
-            child = try ChildProcess(path: options.executable, arguments: options.arguments, environment: environment)
-        } catch {
-            throw StartError(description: error.description)
-        }
+        let pipes = try PluginProcess.spawn(
+            path: options.executable, arguments: options.arguments, environment: environment)
         self.options = options
-        self.handlers = handlers
-        let stdoutThread = Thread { [self] in readStdout() }
-        stdoutThread.name = "plugin-stdout"
-        stdoutThread.start()
-        let stderrThread = Thread { [self] in readStderr() }
-        stderrThread.name = "plugin-stderr"
-        stderrThread.start()
+        pid = pipes.pid
+        input = Mutex(pipes.stdin)
+        output = Atomic(pipes.stdout)
+        reaper = Reaper(pid: pipes.pid)
+        PluginProcess.forwardStderr(pipes.stderr, prefix: options.stderrPrefix, to: stderrLine, done: stderrDone)
     }
 
-    /// Writes bytes to the plugin's stdin (already framed).
-    public func sendRaw(_ bytes: [UInt8]) throws(StartError) {
-        let failure = bytes.withUnsafeBytes { child.writeStdin($0) }
-        if let failure {
-            throw StartError(description: "cannot write to the plugin: \(String(cString: strerror(failure)))")
-        }
+    /// How it ended, or nil while it runs.
+    public var exitStatus: ExitStatus? { reaper.status }
+
+    /// Waits until it has exited, up to `timeout`; returns the status or nil.
+    public func waitForExit(timeout: Duration) -> ExitStatus? { reaper.wait(timeout: timeout.dispatchInterval) }
+
+    /// Sends a signal unless it has already been reaped.
+    public func kill(_ signal: Int32 = SIGKILL) {
+        if reaper.status == nil { _ = sendSignal(pid, signal) }
     }
 
-    /// Frames a message body and writes it.
-    public func send(_ body: [UInt8]) throws(StartError) {
-        try sendRaw(FrameEncoder.frame(body, framing: options.framing))
-    }
+    public func terminate() { kill(SIGKILL) }
 
-    /// The exit status, nil while it runs.
-    public var exitStatus: ExitStatus? { child.exitStatus }
-
-    /// Waits for the process to exit, up to `timeout`.
-    public func waitForExit(timeout: Duration) -> ExitStatus? {
-        child.waitForExit(timeout: .nanoseconds(Int(timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)))
-    }
-
-    /// Closes the plugin's stdin (it exits on EOF).
-    public func closeStdin() { child.closeStdin() }
-
-    /// Sends a signal to the plugin.
-    public func kill(_ signal: Int32 = SIGKILL) { child.kill(signal) }
-
-    /// Stops the plugin and reaps it: closes stdin, waits up to `grace` for it to
-    /// exit, then SIGTERM, then SIGKILL. Returns how it ended.
+    /// Closes stdin, waits up to `grace` for the plugin to exit, then SIGTERM, then
+    /// SIGKILL; reaps it and lets its stderr be forwarded to the end. Returns how it ended.
     @discardableResult
-    public func close(grace: Duration = .seconds(2)) -> ExitStatus {
-        child.closeStdin()
-        if let status = waitForExit(timeout: grace) { return status }
-        child.kill(SIGTERM)
-        if let status = waitForExit(timeout: .milliseconds(500)) { return status }
-        child.kill(SIGKILL)
-        return child.waitForExit(timeout: .seconds(60)) ?? .signaled(SIGKILL)
-    }
-
-    /// Waits until stdout has ended and ``Handlers/onClose`` has run.
-    public func waitUntilClosed(timeout: Duration) -> Bool {
-        let ns = Int(timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
-        guard closed.wait(timeout: .now() + .nanoseconds(ns)) == .success else { return false }
-        closed.signal()
-        return true
-    }
-
-    private func readStdout() {
-        var decoder = FrameDecoder(mode: options.framing == .ndjson ? .ndjson : .lsp, maxFrameBytes: options.maxFrameBytes)
-        let capacity = 1 << 16
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
-        defer { buffer.deallocate() }
-        while true {
-            let n = read(child.stdoutFD, buffer.baseAddress, capacity)
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { break }
-            decoder.append(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            while true {
-                do {
-                    guard let frame = try decoder.nextFrame() else { break }
-                    handlers.onFrame(frame)
-                } catch {
-                    handlers.onFramingError(error)
-                }
-            }
-        }
-        // The plugin ends every frame; bytes left at EOF are a frame cut off by its exit.
-        let leftover = decoder.bufferedByteCount
-        if leftover > 0 { handlers.onTruncatedOutput(leftover) }
-        Glibc.close(child.stdoutFD)
-        handlers.onClose(child.waitForExit(timeout: .milliseconds(100)))
-        closed.signal()
-    }
-
-    private func readStderr() {
-        var pending: [UInt8] = []
-        let capacity = 1 << 14
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
-        defer { buffer.deallocate() }
-        func flushLines(final: Bool) {
-            while let nl = pending.firstIndex(of: 0x0A) {
-                handlers.onStderrLine(options.stderrPrefix + String(decoding: pending[..<nl], as: UTF8.self))
-                pending.removeSubrange(...nl)
-            }
-            if pending.count > 8192 || (final && !pending.isEmpty) {
-                handlers.onStderrLine(options.stderrPrefix + String(decoding: pending, as: UTF8.self))
-                pending.removeAll()
-            }
-        }
-        while true {
-            let n = read(child.stderrFD, buffer.baseAddress, capacity)
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 { break }
-            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-            flushLines(final: false)
-        }
-        flushLines(final: true)
-        Glibc.close(child.stderrFD)
+    public func close(grace: Duration) -> ExitStatus {
+        closeInput()
+        let status = waitForExit(timeout: grace) ?? {
+            kill(SIGTERM)
+            if let status = waitForExit(timeout: .milliseconds(500)) { return status }
+            kill(SIGKILL)
+            return waitForExit(timeout: .seconds(60)) ?? .signaled(SIGKILL)
+        }()
+        // A grandchild could keep stderr open: wait for its end a little, not forever.
+        if stderrDone.wait(timeout: .now() + .seconds(2)) == .success { stderrDone.signal() }
+        return status
     }
 
     deinit {
-        if child.exitStatus == nil {
-            child.closeStdin()
-            child.kill(SIGKILL)
+        if reaper.status == nil {
+            closeInput()
+            kill(SIGKILL)
         }
+        let fd = output.exchange(-1, ordering: .acquiringAndReleasing)
+        if fd >= 0 { Glibc.close(fd) }
     }
 }
+
+/// Reaps a child on a dedicated thread that blocks in `waitpid`, and remembers how it
+/// ended. Held apart from the process object, so that dropping that object can kill
+/// a child that is still running.
+final class Reaper: Sendable {
+    private let state = Mutex<ExitStatus?>(nil)
+    private let exited = DispatchSemaphore(value: 0)
+
+    init(pid: pid_t) {
+        let thread = Thread { [self] in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            state.withLock { $0 = ExitStatus(waitStatus: status) }
+            exited.signal()
+        }
+        thread.name = "plugin-reaper"
+        thread.start()
+    }
+
+    var status: ExitStatus? { state.withLock { $0 } }
+
+    func wait(timeout: DispatchTimeInterval) -> ExitStatus? {
+        if let status { return status }
+        guard exited.wait(timeout: .now() + timeout) == .success else { return nil }
+        exited.signal()  // let other waiters through too
+        return status
+    }
+}
+
+#if canImport(Glibc)
+    private let sendSignal = Glibc.kill
+#elseif canImport(Darwin)
+    private let sendSignal = Darwin.kill
+#endif

@@ -23,24 +23,6 @@ public struct ServiceStatus: Sendable, Hashable {
     public var isRunning: Bool
 }
 
-/// Errors of `start` and `stop`.
-public enum ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// `start` while a service runs.
-    case alreadyRunning
-    /// `stop` while nothing runs.
-    case notRunning
-    /// `startKeepalive` failed; the start was rolled back.
-    case keepaliveFailed(HostError)
-
-    public var description: String {
-        switch self {
-        case .alreadyRunning: "already running"
-        case .notRunning: "not running"
-        case .keepaliveFailed(let e): "startKeepalive failed: \(e.description)"
-        }
-    }
-}
-
 /// Who asked for a stop.
 public enum StopOrigin: Sendable, Hashable, CustomStringConvertible {
     /// The embedding app.

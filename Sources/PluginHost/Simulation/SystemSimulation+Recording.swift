@@ -1,5 +1,6 @@
 import Foundation
 import HostProtocol
+import Synchronization
 
 /// Recording what happens into the timeline.
 extension SystemSimulation {
@@ -48,14 +49,29 @@ extension SystemSimulation {
     }
 }
 
-/// Forwards connection events to the simulation once it exists.
-final class TapRelay: @unchecked Sendable {
-    // @unchecked: the targets are set once, before any event can arrive that matters.
-    var target: (@Sendable (ConnectionEvent) -> Void)?
-    var handoffTarget: (@Sendable (RequestID, @escaping @Sendable () -> Void) -> Void)?
-    func forward(_ event: ConnectionEvent) { target?(event) }
+/// Forwards connection events to the simulation attached to the plugin, if any
+/// (a completion with nobody to hand it to runs at once).
+final class TapRelay: Sendable {
+    private struct Targets {
+        var tap: (@Sendable (ConnectionEvent) -> Void)?
+        var handoff: (@Sendable (RequestID, @escaping @Sendable () -> Void) -> Void)?
+    }
+
+    private let targets = Mutex(Targets())
+
+    func attach(
+        tap: @escaping @Sendable (ConnectionEvent) -> Void,
+        handoff: @escaping @Sendable (RequestID, @escaping @Sendable () -> Void) -> Void
+    ) {
+        targets.withLock { $0 = Targets(tap: tap, handoff: handoff) }
+    }
+
+    func detach() { targets.withLock { $0 = Targets() } }
+
+    func forward(_ event: ConnectionEvent) { targets.withLock { $0.tap }?(event) }
+
     func handoff(_ id: RequestID, _ completion: @escaping @Sendable () -> Void) {
-        if let handoffTarget { handoffTarget(id, completion) } else { completion() }
+        if let handoff = targets.withLock({ $0.handoff }) { handoff(id, completion) } else { completion() }
     }
 }
 

@@ -41,7 +41,7 @@ extension SystemSimulation {
         do {
             return .success(try call(method, params, origin: .os))
         } catch {
-            if case .host(let e) = error, e.code != nil { return .failure(e) }
+            if let e = error.hostError, e.rpcCode != nil { return .failure(e) }
             throw error
         }
     }

@@ -27,8 +27,9 @@ public final class SystemSimulation: @unchecked Sendable {
 
     /// What to simulate.
     public struct Options: Sendable {
-        /// The plugin to start (`--clock virtual` is required; events are turned on).
-        public var plugin: PluginProcess.Options
+        /// The plugin to start (`--clock virtual` is required; events are turned on);
+        /// not used by a simulation given a ``SimulationPlugin``.
+        public var plugin: PluginLauncher
         /// The Rust side's behaviour.
         public var behaviour: HostBehaviour
         /// Makes the service for each start.
@@ -42,28 +43,17 @@ public final class SystemSimulation: @unchecked Sendable {
         public var refreshBudget: VirtualTime?
 
         /// Creates options.
-        public init(plugin: PluginProcess.Options, behaviour: HostBehaviour = .seed, serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10), scheduleSeed: UInt64? = nil, refreshBudget: VirtualTime? = nil) {
+        public init(
+            plugin: PluginLauncher, behaviour: HostBehaviour = .seed,
+            serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10),
+            scheduleSeed: UInt64? = nil, refreshBudget: VirtualTime? = nil
+        ) {
             self.refreshBudget = refreshBudget
             self.plugin = plugin
             self.behaviour = behaviour
             self.serviceFactory = serviceFactory
             self.answerTimeout = answerTimeout
             self.scheduleSeed = scheduleSeed
-        }
-    }
-
-    /// Why a simulation step failed.
-    public enum SimulationError: Error, CustomStringConvertible {
-        /// The plugin left requests unanswered beyond the answer timeout.
-        case hung([String])
-        /// A call failed.
-        case host(HostError)
-
-        public var description: String {
-            switch self {
-            case .hung(let methods): "the plugin did not answer \(methods.joined(separator: ", ")) in time"
-            case .host(let e): e.description
-            }
         }
     }
 
@@ -83,6 +73,8 @@ public final class SystemSimulation: @unchecked Sendable {
 
     public let executor: ManualExecutor
     public let clock = VirtualHostClock()
+    /// The plugin end: owned by this simulation, or shared by one after another.
+    public let plugin: SimulationPlugin
     public let client: BackgroundServiceClient
     public let manager: ServiceManager
     /// What the plugin said about itself.
@@ -96,35 +88,32 @@ public final class SystemSimulation: @unchecked Sendable {
     var pluginNow = VirtualTime.zero
 
     /// Starts the plugin, the manager and a session with events on.
-    public init(options: Options) throws(SimulationError) {
+    public convenience init(options: Options) throws(SimulationError) {
+        try self.init(options: options, plugin: SimulationPlugin(launcher: options.plugin))
+    }
+
+    /// Runs on a plugin that other simulations used before (one at a time): it is
+    /// reset first, so the run is the same as against a fresh one. End it with
+    /// ``detach()`` to leave the plugin running for the next.
+    public init(options: Options, plugin: SimulationPlugin) throws(SimulationError) {
         self.options = options
+        self.plugin = plugin
+        client = plugin.client
         executor = ManualExecutor(scheduleSeed: options.scheduleSeed)
-        let relay = TapRelay()
-        do {
-            client = try BackgroundServiceClient(
-                plugin: options.plugin,
-                options: PluginConnection.Options(
-                    tap: { relay.forward($0) }, stderrLine: { relay.forward(.stderr($0)) },
-                    completionHandoff: { relay.handoff($0, $1) }))
-        } catch {
-            throw .host(error)
-        }
-        let clock = self.clock
-        let executor = self.executor
-        let events = Mutex<[ServiceEvent]>([])
-        _ = events
         let sink = ServiceEventSink()
         manager = ServiceManager(
             client: client, factory: options.serviceFactory,
             configuration: .init(
                 behaviour: options.behaviour, clock: clock, executor: executor,
                 onEvent: { sink.forward($0) }, log: { sink.log($0) }))
-        relay.target = { [weak self] in self?.tapped($0) }
-        relay.handoffTarget = { [weak self] id, completion in
-            if let self { self.arrived(id, completion) } else { completion() }
-        }
         sink.target = { [weak self] in self?.append(.service($0)) }
         sink.logTarget = { [weak self] in self?.append(.note("log: \($0)")) }
+        try plugin.prepare(answerTimeout: options.answerTimeout)
+        plugin.relay.attach(
+            tap: { [weak self] in self?.tapped($0) },
+            handoff: { [weak self] id, completion in
+                if let self { self.arrived(id, completion) } else { completion() }
+            })
         info = try call(Initialize.self, .init(events: true), origin: .harness)
     }
 
@@ -159,7 +148,22 @@ public final class SystemSimulation: @unchecked Sendable {
     /// drained, so that no task is left waiting forever.
     @discardableResult
     public func close() -> ExitStatus {
-        let status = client.connection.close(grace: .seconds(2))
+        let status = plugin.close()
+        drainHost()
+        plugin.relay.detach()
+        return status
+    }
+
+    /// Ends the run and leaves the plugin running for the next simulation: pending
+    /// calls fail, every suspended host task finishes, and nothing more reaches this one.
+    public func detach() {
+        plugin.interrupt()
+        drainHost()
+        plugin.relay.detach()
+    }
+
+    /// Lets every host task end: sleepers cancelled, arrived completions run, the executor drained.
+    private func drainHost() {
         clock.cancelAllSleepers()
         for _ in 0..<100_000 {
             let ready: [@Sendable () -> Void] = shared.withLock { s in
@@ -171,6 +175,5 @@ public final class SystemSimulation: @unchecked Sendable {
             clock.cancelAllSleepers()
             if ready.isEmpty, !executor.runNext() { break }
         }
-        return status
     }
 }

@@ -53,11 +53,15 @@ enum Plugin {
     }
 
     /// Runs the plugin with `arguments`, feeds it `input`, closes stdin, and collects
-    /// everything until it exits; kills it after `timeout` seconds (a hang).
-    static func run(_ arguments: [String] = [], input: [UInt8], environment: [String: String] = [:], timeout: Double = 30) throws -> PluginRun {
+    /// everything until it exits; kills it after `timeout` seconds (a hang). `executable`
+    /// runs another copy of the binary.
+    static func run(
+        _ arguments: [String] = [], input: [UInt8], environment: [String: String] = [:], timeout: Double = 30,
+        executable: String = Plugin.path
+    ) throws -> PluginRun {
         _ = ignoreSIGPIPE
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = Self.environment(adding: environment)
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()

@@ -6,7 +6,7 @@
     import Darwin
 #endif
 
-/// What `ChildProcess` needs from libc beyond what Swift imports: glibc declares
+/// What `PluginProcess` needs from libc beyond what Swift imports: glibc declares
 /// `pipe2` and `posix_spawn_file_actions_addclosefrom_np` only under `_GNU_SOURCE`,
 /// so they are looked up at run time, with a fallback where they do not exist.
 enum Libc {

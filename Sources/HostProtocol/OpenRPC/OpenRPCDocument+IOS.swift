@@ -1,0 +1,147 @@
+/// What `--os ios` adds (`MethodRegistry.iosMethods` and `.iosEvents`): methods and
+/// events marked `x-extension` and `x-os: "ios"` (under `--os manual` they do not
+/// exist: -32601), and their types.
+extension OpenRPCDocument {
+    static var iosSchemas: [String: JSONValue] {
+        let time: JSONValue = ref("Time")
+        let nullableTime: JSONValue = ["anyOf": [ref("Time"), ["type": "null"]]]
+        var policy: [String: JSONValue] = [
+            "refreshEarlyExpiryChance": ["type": "number", "minimum": 0, "maximum": 1],
+            "energyBudgetLaunches": [
+                "type": "integer", "minimum": 1, "maximum": .number(IOSPolicy.maxEnergyBudgetLaunches),
+            ],
+            "pluginLoadsLate": ["type": "boolean"],
+        ]
+        for (key, _) in IOSPolicy.secondsKeys { policy[key] = ["type": "number", "minimum": 0] }
+        return [
+            "OSMode": enumSchema(OSMode.self, "--os: manual (the OS acts only on os/ controls) or ios."),
+            "ExpirationCause": enumSchema(ExpirationCause.self, "Why the OS expired a task (--os ios)."),
+            "TerminationReason": enumSchema(TerminationReason.self, "Why the app's process ended (--os ios)."),
+            "LaunchCause": enumSchema(LaunchCause.self, "Why the app's process was started (--os ios)."),
+            "AppPhase": enumSchema(AppPhase.self, "Where the app's process is in its life (--os ios)."),
+            "LaunchFactor": enumSchema(LaunchFactor.self, "One thing that keeps a request from running now."),
+            "AppStatus": object(
+                [
+                    "phase": ref("AppPhase"), "launchCause": ref("LaunchCause"), "launchedAt": time,
+                    "forceQuit": ["type": "boolean"], "registrationError": ["type": ["string", "null"]],
+                    "lastTermination": [
+                        "anyOf": [
+                            object(
+                                ["reason": ref("TerminationReason"), "at": time], required: ["reason", "at"],
+                                "How the last process ended."),
+                            ["type": "null"],
+                        ]
+                    ],
+                    "launches": ["type": "integer", "minimum": 0],
+                ],
+                required: [
+                    "phase", "launchCause", "launchedAt", "forceQuit", "registrationError", "lastTermination",
+                    "launches",
+                ], "The app's process (--os ios)."),
+            "IOSPolicy": object(policy, required: policy.keys.sorted(), "The knobs of the --os ios policy."),
+            "LaunchReason": object(
+                ["factor": ref("LaunchFactor"), "detail": ["type": "string"], "until": time],
+                required: ["factor", "detail"], "One reason a request is not running now."),
+            "LaunchExplanation": object(
+                [
+                    "identifier": ["type": "string"],
+                    "status": enumSchema(LaunchExplanation.Status.self, "Where it stands."),
+                    "reasons": ["type": "array", "items": ref("LaunchReason")], "nextPossibleAt": nullableTime,
+                    "earliestBeginDate": time, "plannedAt": time,
+                ],
+                required: ["identifier", "status", "reasons", "nextPossibleAt"],
+                "Why a request is not running now, and when it could."),
+            "IOSState": object(
+                [
+                    "app": ref("AppStatus"), "policy": ref("IOSPolicy"),
+                    "energy": object(
+                        [
+                            "launchesAvailable": ["type": "integer", "minimum": 0],
+                            "capacity": ["type": "integer", "minimum": 1], "fullAt": time,
+                        ],
+                        required: ["launchesAvailable", "capacity", "fullAt"], "The daily energy budget."),
+                    "runningTask": [
+                        "anyOf": [
+                            object(
+                                [
+                                    "identifier": ["type": "string"], "budgetDeadline": nullableTime,
+                                    "expiredAt": nullableTime, "watchdogDeadline": nullableTime,
+                                ],
+                                required: ["identifier", "budgetDeadline", "expiredAt", "watchdogDeadline"],
+                                "The running task as the OS sees it."),
+                            ["type": "null"],
+                        ]
+                    ],
+                    "nextEventAt": nullableTime,
+                ],
+                required: ["app", "policy", "energy", "runningTask", "nextEventAt"],
+                "plugin/state's ios member (--os ios only)."),
+        ]
+    }
+
+    /// The methods served only under `--os ios`.
+    static var iosControls: [JSONValue] {
+        let app = descriptor("result", ref("AppStatus"), "The app's process after the change.")
+        let reasons: JSONValue = [
+            "enum": [.string(TerminationReason.system.rawValue), .string(TerminationReason.forceQuit.rawValue)]
+        ]
+        return [
+            iosMethod(
+                OSTerminate.self, "End the app's process (system: reclaimed; forceQuit: swiped away).",
+                params: [descriptor("reason", reasons, required: true, "system or forceQuit.")], result: app,
+                errors: [errorRef("InvalidState")]),
+            iosMethod(
+                OSOpenApp.self, "The user opens the app: a fresh process starts.", result: app,
+                errors: [errorRef("InvalidState")]),
+            iosMethod(
+                OSExplain.self, "Why a request is not running now, and when it could.",
+                params: [descriptor("identifier", ["type": "string"], required: true, "A task identifier.")],
+                result: descriptor("result", ref("LaunchExplanation"), "The explanation.")),
+            iosMethod(
+                OSSetPolicy.self, "Change any of the policy's knobs; answer all of them.",
+                params: (iosSchemas["IOSPolicy"]?["properties"]?.objectValue ?? [:]).map { key, schema in
+                    descriptor(key, schema, "A policy knob (docs/protocol.md, section 8).")
+                },
+                result: descriptor("result", ref("IOSPolicy"), "The whole policy.")),
+        ]
+    }
+
+    /// The events sent only under `--os ios`.
+    static var iosEvents: [JSONValue] {
+        let time: JSONValue = ref("Instant")
+        return [
+            event(
+                AppLaunchedEvent.name, "The app's process started (before anything runs in it).",
+                object(
+                    ["cause": ref("LaunchCause"), "at": time, "identifier": ["type": "string"]],
+                    required: ["cause", "at"],
+                    "Why and when; for a cold start, the task's identifier."), os: .ios),
+            event(
+                AppTerminatedEvent.name, "The app's process ended (before its invokes are answered).",
+                object(
+                    ["reason": ref("TerminationReason"), "at": time, "identifier": ["type": "string"]],
+                    required: ["reason", "at"], "Why and when; the running task's identifier, if any."), os: .ios),
+            event(
+                LaunchDeferredEvent.name, "A request's planned launch came and it could not launch.",
+                object(
+                    [
+                        "identifier": ["type": "string"], "at": time,
+                        "reasons": ["type": "array", "items": ref("LaunchReason")],
+                        "nextPossibleAt": ["anyOf": [ref("Time"), ["type": "null"]]],
+                    ],
+                    required: ["identifier", "at", "reasons", "nextPossibleAt"], "As os/explain gives them."),
+                os: .ios),
+        ]
+    }
+
+    private static func iosMethod<M: RPCMethod>(
+        _ type: M.Type, _ summary: String, params: [JSONValue] = [], result: JSONValue, errors: [JSONValue] = []
+    ) -> JSONValue {
+        guard
+            case .object(var m) = method(
+                type, summary, params: params, result: result, errors: errors, isExtension: true)
+        else { return .null }
+        m["x-os"] = .string(OSMode.ios.rawValue)
+        return .object(m)
+    }
+}

@@ -1,0 +1,71 @@
+import HostProtocol
+import PluginHost
+
+/// The plugin level of the fuzzing loop: step sequences from ``StepGenerator``, the
+/// ``ReferenceModel``'s prediction made while drawing them, run pipelined through a
+/// ``PluginDriver`` after a `plugin/reset`.
+struct PluginLevel: FuzzLevel {
+    /// A case and what the model predicts for each of its steps.
+    struct Case {
+        let steps: [FuzzStep]
+        let expected: [[JSONValue]]
+    }
+
+    /// A job's plugin, and the count that makes each reset's id unique.
+    struct Runner {
+        var driver: PluginDriver
+        var resetID = 0
+    }
+
+    let configuration: PluginFuzzer.Configuration
+
+    var seedSalt: UInt64 { 0x9E37_79B9_7F4A_7C15 }
+
+    func makeRunner() throws(PluginDriver.DriverError) -> Runner {
+        Runner(driver: try PluginDriver(plugin: configuration.plugin))
+    }
+
+    func generate(seed: UInt64) -> Case {
+        var rng = SplitMix64(seed: seed)
+        let count = 1 + rng.below(configuration.maxSteps)
+        var generator = StepGenerator(seed: rng.next())
+        var model = ReferenceModel(profile: configuration.profile)
+        var steps: [FuzzStep] = []
+        var expected: [[JSONValue]] = []
+        steps.reserveCapacity(count)
+        expected.reserveCapacity(count)
+        for _ in 0..<count {
+            let step = generator.next(model: model)
+            expected.append(model.apply(step.input))
+            steps.append(step)
+        }
+        return Case(steps: steps, expected: expected)
+    }
+
+    func run(_ c: Case, on runner: inout Runner) -> PluginCase.Outcome {
+        runner.resetID += 1
+        return PluginCase(steps: c.steps).run(
+            on: runner.driver, profile: configuration.profile, resetID: runner.resetID, expected: c.expected)
+    }
+
+    func steps(_ c: Case, _ outcome: PluginCase.Outcome) -> Int { c.steps.count }
+
+    func signatures(_ outcome: PluginCase.Outcome) -> [String] { outcome.signature.map { [$0] } ?? [] }
+
+    /// The plugin no longer matches the model: start both afresh.
+    func recover(_ runner: inout Runner, after outcome: PluginCase.Outcome) throws(PluginDriver.DriverError) {
+        runner.driver.close()
+        runner.driver = try PluginDriver(plugin: configuration.plugin)
+    }
+
+    func shrink(_ c: Case, signature: String, caseSeed: UInt64, on runner: inout Runner) -> PluginFuzzer.Finding {
+        let result = PluginFuzzer.shrink(
+            c.steps, signature: signature, caseSeed: caseSeed, profile: configuration.profile,
+            plugin: configuration.plugin, driver: runner.driver, resetID: runner.resetID)
+        runner.driver = result.driver
+        runner.resetID = result.resetID
+        return result.finding
+    }
+
+    func close(_ runner: Runner) { runner.driver.close() }
+}

@@ -1,0 +1,109 @@
+import Dispatch
+import Foundation
+import HostProtocol
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The three pipes: frames to stdin, output from stdout, stderr forwarded.
+extension PluginProcess {
+    /// Writes all of `bytes` to the plugin's stdin. A plugin that has gone (EPIPE)
+    /// fails with its exit status when it is known within 100 ms.
+    public func send(_ bytes: [UInt8]) throws(HostError) {
+        let failure: Int32? = bytes.withUnsafeBytes { raw in
+            input.withLock { fd -> Int32? in
+                guard fd >= 0 else { return EBADF }
+                var offset = 0
+                while offset < raw.count {
+                    let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        return errno
+                    }
+                    offset += n
+                }
+                return nil
+            }
+        }
+        guard let failure else { return }
+        if let status = waitForExit(timeout: .milliseconds(100)) { throw .pluginExited(status) }
+        if failure == EBADF { throw .closed }
+        if failure == EPIPE { throw .pluginExited(nil) }
+        throw .ioFailure("cannot write to the plugin: \(String(cString: strerror(failure)))")
+    }
+
+    /// Blocks in `read(2)` on the plugin's stdout; 0 once it has ended (the pipe is then closed).
+    public func receive(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let fd = output.load(ordering: .acquiring)
+        guard fd >= 0 else { return 0 }
+        while true {
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            if n > 0 { return n }
+            if n < 0, errno == EINTR { continue }
+            // The end of the output (a read error ends it too).
+            if output.compareExchange(expected: fd, desired: -1, ordering: .acquiringAndReleasing).exchanged {
+                Glibc.close(fd)
+            }
+            return 0
+        }
+    }
+
+    /// Closes the plugin's stdin: it sees the end of its input.
+    public func closeInput() {
+        input.withLock { fd in
+            if fd >= 0 {
+                Glibc.close(fd)
+                fd = -1
+            }
+        }
+    }
+
+    /// The host's end of the plugin's stdout, for a fault trial to name the pipe.
+    package var outputDescriptor: Int32 { output.load(ordering: .acquiring) }
+
+    /// Closes the host's end of the plugin's stdout without reading it, so that the
+    /// plugin's next write fails with EPIPE (a fault trial). Only while nothing reads
+    /// the output: a blocked `read(2)` would keep the pipe open.
+    package func closeOutput() {
+        let fd = output.exchange(-1, ordering: .acquiringAndReleasing)
+        if fd >= 0 { Glibc.close(fd) }
+    }
+
+    /// The one stderr loop: a thread forwards the plugin's stderr line by line with
+    /// `prefix` (a line longer than 8 KiB in pieces), and signals `done` at its end.
+    static func forwardStderr(
+        _ fd: Int32, prefix: String, to handler: @escaping @Sendable (String) -> Void, done: DispatchSemaphore
+    ) {
+        let thread = Thread {
+            var pending: [UInt8] = []
+            let capacity = 1 << 14
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
+            defer { buffer.deallocate() }
+            func flushLines(final: Bool) {
+                while let nl = pending.firstIndex(of: 0x0A) {
+                    handler(prefix + String(decoding: pending[..<nl], as: UTF8.self))
+                    pending.removeSubrange(...nl)
+                }
+                if pending.count > 8192 || (final && !pending.isEmpty) {
+                    handler(prefix + String(decoding: pending, as: UTF8.self))
+                    pending.removeAll()
+                }
+            }
+            while true {
+                let n = read(fd, buffer.baseAddress, capacity)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { break }
+                pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                flushLines(final: false)
+            }
+            flushLines(final: true)
+            Glibc.close(fd)
+            done.signal()
+        }
+        thread.name = "plugin-stderr"
+        thread.start()
+    }
+}

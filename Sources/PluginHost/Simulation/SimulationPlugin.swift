@@ -1,0 +1,70 @@
+import HostProtocol
+import Synchronization
+
+/// The plugin end of simulations: one connection to one plugin (a process or the
+/// engine in this process), reused by one simulation after another.
+///
+/// Every simulation after the first starts from `plugin/reset`, with request ids
+/// from 1 again, so that it runs exactly as it would against a fresh plugin: what
+/// lets the system fuzzer run case after case, and shrink, without a new process
+/// each time.
+///
+/// ```swift
+/// let plugin = try SimulationPlugin(launcher: .init(executable: path, arguments: ["--clock", "virtual"]))
+/// for scenario in scenarios {
+///     let sim = try SystemSimulation(options: options, plugin: plugin)
+///     try scenario.play(on: sim)
+///     sim.detach()
+/// }
+/// plugin.close()
+/// ```
+public final class SimulationPlugin: Sendable {
+    /// The client the simulations' service managers use.
+    public let client: BackgroundServiceClient
+    let relay = TapRelay()
+    private let simulations = Mutex(0)
+
+    /// Starts the plugin; what crosses the connection goes to the simulation attached.
+    public init(launcher: PluginLauncher) throws(SystemSimulation.SimulationError) {
+        let relay = self.relay
+        do {
+            client = BackgroundServiceClient(connection: try PluginConnection(
+                launcher: launcher,
+                options: PluginConnection.Options(
+                    tap: { relay.forward($0) }, stderrLine: { _ in },
+                    completionHandoff: { relay.handoff($0, $1) }, notificationBuffer: .bufferingNewest(0))))
+        } catch {
+            throw .host(error)
+        }
+    }
+
+    var connection: PluginConnection { client.connection }
+
+    /// Readies the plugin for a new simulation: from the second on, calls are let
+    /// through again, the plugin is reset, and request ids start from 1.
+    func prepare(answerTimeout: Duration) throws(SystemSimulation.SimulationError) {
+        let earlier = simulations.withLock { n in
+            defer { n += 1 }
+            return n
+        }
+        guard earlier > 0 else { return }
+        connection.resumeCalls()
+        do {
+            _ = try connection.callBlocking(method: PluginReset.name, params: nil, timeout: answerTimeout)
+        } catch {
+            throw .host(error)
+        }
+        connection.restartIDs()
+    }
+
+    /// Fails every call still waiting (their tasks end) and every new one, until the next simulation.
+    func interrupt() {
+        connection.interruptCalls(with: .closed)
+    }
+
+    /// Closes the plugin; returns how it ended.
+    @discardableResult
+    public func close() -> ExitStatus {
+        connection.close(grace: .seconds(2))
+    }
+}

@@ -1,0 +1,154 @@
+import BackgroundServicePlugin
+import Dispatch
+import Foundation
+import HostProtocol
+import PluginHost
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The plugin's engine in this process, behind the transport seam: what is sent
+/// goes straight into `PluginEngine.receive`, and what the engine writes comes back
+/// from ``receive(into:)``, byte for byte what the binary would write to stdout.
+///
+/// The engine keeps its one serial owner: it lives in a `Mutex`, entered by senders
+/// and, under `--clock real`, by a timer that fires when the engine's next wake-up
+/// is due (no polling). `shutdown`, the end of input and the engine's exit fault end
+/// the output with the status the binary would exit with.
+///
+/// ```swift
+/// let transport = try InProcessTransport(arguments: ["--profile", "strict"])
+/// let connection = PluginConnection(transport: transport)
+/// ```
+public final class InProcessTransport: PluginTransport {
+    public let framing: Framing
+    public let maxFrameBytes = 16 << 20
+    private let engine: Mutex<PluginEngine>
+    let output = Outbox()
+    /// The engine's log lines, passed on once its lock is released (no host code runs under it).
+    private let log: LogRelay
+    private let echo: Bool
+    private let clock: WakeUpTimer?
+
+    /// Starts an engine as the binary would with these arguments, the host's
+    /// environment plus `environment` (`BSP_FAULT`); its log lines, prefixed as the
+    /// binary's stderr lines are, go to `stderrLine`. Bad arguments fail with
+    /// ``HostError/Code/launchFailed``.
+    public convenience init(
+        arguments: [String] = [], environment: [String: String] = [:], stderrPrefix: String = "[plugin] ",
+        stderrLine: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) throws(HostError) {
+        var merged = ProcessInfo.processInfo.environment
+        for (k, v) in environment { merged[k] = v }
+        let options: PluginOptions
+        do {
+            guard case .run(let parsed) = try PluginOptions.parse(arguments, environment: merged) else {
+                throw HostError.launchFailed("--help and --version do not start a plugin")
+            }
+            options = parsed
+        } catch let error as HostError {
+            throw error
+        } catch {
+            throw .launchFailed("\(error)")
+        }
+        try self.init(options: options, stderrLine: { stderrLine(stderrPrefix + $0) })
+    }
+
+    /// Starts an engine with these options; its log lines go to `stderrLine` as
+    /// `background-service-plugin: LINE`.
+    public init(options: PluginOptions, stderrLine: @escaping @Sendable (String) -> Void) throws(HostError) {
+        framing = options.framing == .lsp ? .lsp : .ndjson
+        echo = options.echo
+        let log = LogRelay(stderrLine)
+        let made: PluginEngine
+        do {
+            made = try PluginEngine(
+                options: options, monotonicNanoseconds: { DispatchTime.now().uptimeNanoseconds },
+                log: { log.add("background-service-plugin: " + Stderr.oneLine($0)) })
+        } catch {
+            log.flush()
+            throw .launchFailed(error.description)
+        }
+        log.flush()
+        self.log = log
+        engine = Mutex(made)
+        clock = options.clock == .real && !options.echo ? WakeUpTimer() : nil
+        clock?.start { [weak self] in try? self?.step { $0.wakeUp() } }
+    }
+
+    deinit { clock?.stop() }
+
+    public func send(_ bytes: [UInt8]) throws(HostError) {
+        if echo {
+            try output.append(bytes)
+            return
+        }
+        try step { $0.receive(bytes) }
+    }
+
+    public func receive(into buffer: UnsafeMutableRawBufferPointer) -> Int { output.take(into: buffer) }
+
+    public func closeInput() {
+        try? step { engine in
+            engine.endOfInput()
+            output.end(.exited(0))
+        }
+    }
+
+    public func terminate() {
+        engine.withLock { _ in output.end(.signaled(SIGKILL)) }
+        clock?.stop()
+    }
+
+    public var exitStatus: ExitStatus? { output.status }
+
+    public func waitForExit(timeout: Duration) -> ExitStatus? { output.waitForEnd(timeout: timeout) }
+
+    @discardableResult
+    public func close(grace: Duration) -> ExitStatus {
+        closeInput()
+        return output.status ?? .exited(0)
+    }
+
+    /// Runs `work` on the engine under its lock, then, still under it, moves what it
+    /// wrote to the output (so that output keeps the engine's order), ends the output
+    /// when the engine has finished, and re-arms the real clock's wake-up.
+    private func step(_ work: (PluginEngine) -> Void) throws(HostError) {
+        defer { log.flush() }
+        try engine.withLock { engine throws(HostError) in
+            if let status = output.status { throw .pluginExited(status) }
+            work(engine)
+            if engine.hasOutput { try? output.append(engine.takeOutput()) }
+            if let status = engine.requestedExitStatus {
+                output.end(.exited(status))
+            } else if engine.isShutDown {
+                output.end(.exited(0))
+            }
+            if output.status != nil {
+                clock?.stop()
+            } else {
+                clock?.arm(afterNanoseconds: engine.nextWakeupDelay)
+            }
+        }
+    }
+}
+
+/// Log lines the engine wrote under its lock, passed to the sink after it.
+final class LogRelay: Sendable {
+    private let lines = Mutex<[String]>([])
+    private let sink: @Sendable (String) -> Void
+
+    init(_ sink: @escaping @Sendable (String) -> Void) { self.sink = sink }
+
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+
+    func flush() {
+        let taken = lines.withLock { lines in
+            defer { lines.removeAll() }
+            return lines
+        }
+        for line in taken { sink(line) }
+    }
+}

@@ -1,0 +1,82 @@
+import HostProtocol
+import Testing
+
+@testable import PluginHost
+
+/// The host's error types are structs with a code: each JSON-RPC error maps to a
+/// pinned host code, and what it carried stays readable.
+@Suite("Host errors")
+struct HostErrorTests {
+    /// Every code of the contract, the host code its error response becomes, and the number.
+    static let mappings: [(ErrorCode, HostError.Code, Int)] = [
+        (.parseError, .rpcError, -32700),
+        (.invalidRequest, .rpcError, -32600),
+        (.methodNotFound, .rpcError, -32601),
+        (.invalidParams, .rpcError, -32602),
+        (.internalError, .rpcError, -32603),
+        (.invokeRejected, .rejected, -32000),
+        (.schedulerError, .rpcError, -32001),
+        (.invalidState, .rpcError, -32002),
+        (ErrorCode(rawValue: -32099), .rpcError, -32099),
+    ]
+
+    @Test("each JSON-RPC error maps to its host code, keeping its number", arguments: mappings)
+    func mapping(rpc: ErrorCode, host: HostError.Code, value: Int) {
+        let error = HostError(RPCError(code: rpc, message: "m"))
+        #expect(rpc.rawValue == value)
+        #expect(error.code == host)
+        #expect(error.rpcCode == rpc)
+        #expect(error.rpcCode?.rawValue == value)
+        #expect(error.rpcMessage == "m")
+        #expect(error.rpcError == (host == .rpcError ? RPCError(code: rpc, message: "m") : nil))
+    }
+
+    @Test("a rejection keeps its reason, and reads as a cancel signal")
+    func rejection() {
+        let error = HostError(RPCError.rejected(.superseded))
+        #expect(error == .rejected(reason: .superseded, message: "invoke rejected: superseded"))
+        #expect(error.rejectReason == .superseded)
+        #expect(error.description == "rejected: superseded")
+        #expect(CancelSignal(error) == .rejected(reason: .superseded, message: "invoke rejected: superseded"))
+        #expect(CancelSignal(.timedOut(method: "waitForCancel", seconds: 1)) == nil)
+    }
+
+    @Test("every host code is distinct and named")
+    func codes() {
+        let all: [HostError.Code] = [
+            .launchFailed, .pluginExited, .timedOut, .rejected, .rpcError, .protocolError, .invalidResult,
+            .cancelled, .closed, .ioFailure,
+        ]
+        #expect(Set(all).count == all.count)
+        #expect(all.map(\.description) == [
+            "launchFailed", "pluginExited", "timedOut", "rejected", "rpcError", "protocolError", "invalidResult",
+            "cancelled", "closed", "ioFailure",
+        ])
+    }
+
+    @Test("the factories set the code and what the failure carries")
+    func factories() {
+        let exited = HostError.pluginExited(.signaled(9))
+        #expect(exited.code == .pluginExited && exited.exitStatus == .signaled(9) && exited.rpcCode == nil)
+        #expect(exited.description == "the plugin was killed by signal 9 (SIGKILL)")
+        let timeout = HostError.timedOut(method: "waitForCancel", seconds: 0.5)
+        #expect(timeout.code == .timedOut && timeout.method == "waitForCancel" && timeout.timeoutSeconds == 0.5)
+        #expect(HostError.invalidResult(method: "plugin/state", detail: "d").method == "plugin/state")
+        #expect(HostError.cancelled.code == .cancelled && HostError.closed.code == .closed)
+        #expect(HostError.launchFailed("x") != HostError.launchFailed("y"))
+        #expect(HostError.launchFailed("x").code == HostError.launchFailed("y").code)
+    }
+
+    @Test("service, simulation errors: codes and what they carry")
+    func otherLayers() {
+        #expect(ServiceError.alreadyRunning.code == .alreadyRunning)
+        #expect(ServiceError.notRunning.description == "not running")
+        let failed = ServiceError.keepaliveFailed(.closed)
+        #expect(failed.code == .keepaliveFailed && failed.hostError == .closed)
+        #expect(failed.description == "startKeepalive failed: the connection is closed")
+        let hung = SystemSimulation.SimulationError.hung(["a", "b"])
+        #expect(hung.code == .hung && hung.unanswered == ["a", "b"] && hung.hostError == nil)
+        let host = SystemSimulation.SimulationError.host(.cancelled)
+        #expect(host.code == .host && host.hostError == .cancelled && host.description == "cancelled")
+    }
+}
