@@ -21,6 +21,7 @@ public enum HostCLI {
           replay        re-run a trace file written by fuzz
           bench         measure round trips, throughput, startup and memory against a raw pipe
           soak          a long load on one plugin process: memory growth, leaked pending calls, fault latency
+          explain       a live session under the emulated iOS: why a task has not run, and when it can
 
         `plugin-host SUBCOMMAND --help` documents each.
         """
@@ -38,12 +39,26 @@ public enum HostCLI {
         case "bench": return BenchCommand.run(rest)
         case "replay": return ReplayCommand.run(rest)
         case "soak": return SoakCommand.run(rest)
+        case "explain": return ExplainCommand.run(rest)
         case "--help", "-h", "help":
             print(usage)
             return 0
         default:
             return usageError("unknown subcommand \"\(sub)\"", usage: usage)
         }
+    }
+
+    /// Set (to anything) in the environment as `PLUGIN_HOST_CHECK_ARGS`: every subcommand
+    /// parses its command line and checks its inputs (the plugin binary, files it would
+    /// read), then stops with 0 instead of running. Testing only: the test that every
+    /// command shown in the docs still works runs them this way.
+    static var checkArgumentsOnly: Bool { ProcessInfo.processInfo.environment["PLUGIN_HOST_CHECK_ARGS"] != nil }
+
+    /// Under ``checkArgumentsOnly``: says so on stderr and returns 0; otherwise nil.
+    static func stopAfterCheckingArguments(_ subcommand: String) -> Int32? {
+        guard checkArgumentsOnly else { return nil }
+        diagnose("plugin-host \(subcommand): arguments and inputs checked (PLUGIN_HOST_CHECK_ARGS is set; not run)")
+        return 0
     }
 
     /// Prints a usage error and the usage to stderr; returns 64.

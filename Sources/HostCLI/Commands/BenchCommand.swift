@@ -71,6 +71,7 @@ enum BenchCommand {
             HostCLI.diagnose("bench: no executable C floor at \(settings.cFloor) (swift build builds bench-floor)")
             return 1
         }
+        if let checked = HostCLI.stopAfterCheckingArguments("bench") { return checked }
         if settings.placement != .free, !ProcReader.pinToCPU(0) {
             HostCLI.diagnose("bench: sched_setaffinity failed; the scheduler places the processes")
             settings.placement = .free

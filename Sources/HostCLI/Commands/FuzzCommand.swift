@@ -12,9 +12,10 @@ enum FuzzCommand {
         --level plugin: random step sequences, every reply compared with a reference
         model of the contract. --level system: the emulated Rust side (service manager,
         listener, a sample service with random timings) against the plugin on one virtual
-        clock, with random OS events and job schedules; the invariants of REFERENCE.md
-        part D checked after every step. Every failure is shrunk to a minimal sequence and
-        written to --out as a replayable trace (see plugin-host replay).
+        clock, with random OS events, blocking-pool sizes and race orders; the invariants
+        of REFERENCE.md part D (and the blocking pool's, D7) checked after every step.
+        Every failure is shrunk to a minimal sequence and written to --out as a replayable
+        trace (see plugin-host replay).
 
         options:
           --plugin PATH|builtin  plugin binary (default: background-service-plugin beside plugin-host);
@@ -26,6 +27,10 @@ enum FuzzCommand {
           --time S               stop after S seconds (default 10 when --runs is not given)
           --depth N              most steps per case (default 30); with --exhaustive, the depth (default 4)
           --exhaustive           every sequence up to --depth over a small alphabet (plugin level)
+          --os manual|ios        system level: the emulated OS told what to do (default), or acting on its
+                                 own (the plugin under --os ios --os-seed SEED, reset between cases; the
+                                 alphabet adds battery, Low Power Mode, device use, termination, opening
+                                 the app and the policy; invariants I1-I3 are checked too)
           --jobs N               plugins (processes or engines) in parallel (default 1)
           --out DIR              where traces go (default fuzz-out)
           --help                 this text
@@ -45,12 +50,15 @@ enum FuzzCommand {
         var jobs = 1
         var out = "fuzz-out"
         var pluginArguments: [String] = []
+        var os = OSMode.manual
     }
 
     static func parse(_ arguments: [String]) throws(Arguments.UsageError) -> Settings? {
         let args = try Arguments(
             arguments,
-            options: ["--plugin", "--level", "--profile", "--seed", "--runs", "--time", "--depth", "--jobs", "--out"],
+            options: [
+                "--plugin", "--level", "--profile", "--seed", "--runs", "--time", "--depth", "--jobs", "--out", "--os",
+            ],
             flags: ["--help", "--exhaustive"])
         if args.has("--help") { return nil }
         guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
@@ -68,6 +76,8 @@ enum FuzzCommand {
         s.jobs = try args.int("--jobs", default: 1, range: 1...64)
         s.out = args.string("--out", default: "fuzz-out")
         if s.exhaustive, s.level != "plugin" { throw Arguments.UsageError("--exhaustive is for --level plugin") }
+        s.os = try args.choice("--os", default: .manual)
+        if s.os == .ios, s.level != "system" { throw Arguments.UsageError("--os ios is for --level system") }
         s.pluginArguments = args.passthrough
         return s
     }
@@ -87,6 +97,7 @@ enum FuzzCommand {
             HostCLI.diagnose("fuzz: no executable plugin at \(settings.plugin) (build it with swift build, or pass --plugin)")
             return 1
         }
+        if let checked = HostCLI.stopAfterCheckingArguments("fuzz") { return checked }
         let limit = settings.runs.map { "\($0) cases" } ?? "\(settings.seconds) s"
         HostCLI.diagnose("fuzz: level \(settings.level), profile \(settings.profile.rawValue), seed \(settings.seed), \(limit), \(settings.jobs) job(s), plugin \(settings.plugin)")
         switch (settings.level, settings.exhaustive) {

@@ -2,9 +2,9 @@ import HostProtocol
 import PluginHost
 
 /// System-level fuzzing: the emulated Rust side with a sample service against
-/// the plugin on one virtual clock, random actions and job schedules, the
+/// the plugin on one virtual clock, random actions, pools and race orders, the
 /// part-D invariants checked after every step; each distinct violation shrunk
-/// and written as a trace. The loop is ``FuzzLoop``, shared with the plugin level;
+/// (``SystemShrinker``) and written as a trace. The loop is ``FuzzLoop``, shared with the plugin level;
 /// each job's plugin serves all its cases and shrink attempts, reset between them.
 public final class SystemFuzzer: Sendable {
     /// What to run.
@@ -16,11 +16,15 @@ public final class SystemFuzzer: Sendable {
         public var seconds: Double
         public var maxSteps: Int
         public var jobs: Int
+        /// `ios`: the plugin runs under `--os ios` (the launcher's arguments say so), and cases
+        /// draw from the ios alphabet and whether the app starts the service at launch.
+        public var os: OSMode
 
         public init(
             plugin: PluginLauncher, behaviour: HostBehaviour, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int,
-            jobs: Int
+            jobs: Int, os: OSMode = .manual
         ) {
+            self.os = os
             self.plugin = plugin
             self.behaviour = behaviour
             self.seed = seed

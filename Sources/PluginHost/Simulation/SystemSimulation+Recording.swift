@@ -11,6 +11,7 @@ extension SystemSimulation {
                 s.origins[r.id] = s.origin
                 // Only the host's own calls are waited for between jobs; the driver's calls block it.
                 if s.origin == .rust, r.method != WaitForCancel.name { s.inFlight[r.id] = r.method }
+                if s.origin == .rust { s.callOwner[r.id] = s.processes.count }
                 // A time step's own request is stamped when it is sent; what it causes, when it happens.
                 let time = r.method == OSAdvanceTime.name ? clock.now : max(s.stamp, clock.now)
                 s.timeline.append(TimelineEntry(time: time, kind: .request(r, s.origin)))
@@ -25,6 +26,7 @@ extension SystemSimulation {
                 s.events.append(n)
                 s.timeline.append(TimelineEntry(time: max(s.stamp, clock.now), kind: .event(n)))
             }
+            lifecycle(n)
         case .settled:
             break
         case .stderr(let line):
@@ -80,6 +82,8 @@ final class ServiceEventSink: @unchecked Sendable {
     // @unchecked: targets are set once, during the simulation's init.
     var target: (@Sendable (ServiceEvent) -> Void)?
     var logTarget: (@Sendable (String) -> Void)?
+    var noteTarget: (@Sendable (String) -> Void)?
     func forward(_ event: ServiceEvent) { target?(event) }
     func log(_ line: String) { logTarget?(line) }
+    func note(_ line: String) { noteTarget?(line) }
 }

@@ -4,10 +4,14 @@ import Synchronization
 
 /// Driving the system: host tasks, requests from the harness and the OS, running until idle.
 extension SystemSimulation {
-    /// Runs `action` as a host task (on the simulation's executor) until the system is idle.
+    /// Runs `action` as a host task (on the simulation's executor) until the system is
+    /// idle; a run's end that waited for the app's command goes on once `action` returns.
     public func host(_ action: @escaping @Sendable (ServiceManager) async -> Void) throws(SimulationError) {
-        let manager = self.manager
-        Task(executorPreference: executor) { await action(manager) }
+        let (manager, races) = (self.manager, self.races)
+        Task(executorPreference: executor) {
+            await action(manager)
+            races.appCommandDone()
+        }
         try runUntilIdle()
     }
 
@@ -38,8 +42,23 @@ extension SystemSimulation {
     /// An `os/` control; `-32002`-style refusals come back as `.failure`.
     @discardableResult
     public func os<M: RPCMethod>(_ method: M.Type, _ params: M.Params) throws(SimulationError) -> Result<M.Result, HostError> {
+        switch try os(method: M.name, params: PluginConnection.encode(params)) {
+        case .failure(let e): return .failure(e)
+        case .success(let raw):
+            do {
+                return .success(try PluginConnection.decode(M.self, raw))
+            } catch {
+                throw .host(error)
+            }
+        }
+    }
+
+    /// An `os/` control by name with raw params (members a typed method lacks, such as
+    /// `--os ios`'s conditions); refusals come back as `.failure`.
+    @discardableResult
+    public func os(method: String, params: JSONValue?) throws(SimulationError) -> Result<JSONValue, HostError> {
         do {
-            return .success(try call(method, params, origin: .os))
+            return .success(try callRaw(method: method, params: params, origin: .os))
         } catch {
             if let e = error.hostError, e.rpcCode != nil { return .failure(e) }
             throw error
@@ -48,9 +67,16 @@ extension SystemSimulation {
 
     /// A raw request (any method, any params).
     public func callRaw(method: String, params: JSONValue?, origin: Origin) throws(SimulationError) -> JSONValue {
+        try callRaw(method: method, params: params, origin: origin, settle: true)
+    }
+
+    /// A raw request; with `settle` false the host does not run after the answer (the caller runs it).
+    func callRaw(method: String, params: JSONValue?, origin: Origin, settle: Bool) throws(SimulationError)
+        -> JSONValue
+    {
         shared.withLock { $0.origin = origin }
         let outcome = Result { () throws(HostError) in
-            try client.connection.callBlocking(method: method, params: params, timeout: options.answerTimeout)
+            try baseClient.connection.callBlocking(method: method, params: params, timeout: options.answerTimeout)
         }
         shared.withLock { $0.origin = .rust }
         let result: JSONValue
@@ -61,7 +87,7 @@ extension SystemSimulation {
             throw .host(error)
         }
         if method == OSAdvanceTime.name, let now = try? OSAdvanceTime.Result(json: result).now { pluginNow = now }
-        try runUntilIdle()
+        if settle { try runUntilIdle() }
         return result
     }
 
@@ -70,12 +96,15 @@ extension SystemSimulation {
         try call(PluginStateMethod.self, EmptyParams(), origin: .harness)
     }
 
-    /// Runs host jobs until none is runnable and no request is unanswered.
+    /// Runs host jobs until none is runnable, no request is unanswered and no side
+    /// of a race waits at its gate.
     ///
     /// Between two jobs it waits until every answer to what the last job wrote has
     /// arrived, then runs those completions in arrival order (each resumes its task,
     /// which queues its next job): the order of jobs depends on nothing but the
-    /// order of messages.
+    /// order of messages. When nothing else can run, a run's end that waits for the
+    /// app's command is decided, then a side of a race that waits for a partner who is
+    /// not coming goes (oldest first).
     public func runUntilIdle() throws(SimulationError) {
         while true {
             try waitUntilAnswered()
@@ -84,7 +113,7 @@ extension SystemSimulation {
                 return s.deliveries
             }
             for completion in ready { completion() }
-            if ready.isEmpty, !executor.runNext() { return }
+            if ready.isEmpty, !executor.runNext(), !races.decideForApp(), !races.releaseOne() { return }
         }
     }
 

@@ -6,12 +6,15 @@ import Synchronization
 /// timeline, driven step by step from one thread, so that a run is a pure
 /// function of its steps.
 ///
-/// Host work runs on a ``ManualExecutor`` that this object drains; after each
-/// host job it waits until every request that job wrote has been answered (the
-/// plugin answers everything but `waitForCancel` at once under the virtual
-/// clock), so host jobs, requests, replies and events interleave the same way
-/// every time. Time moves only through ``advance(by:)``, which steps host and
-/// plugin clocks together from one due time to the next.
+/// Host work runs on a ``ManualExecutor`` that this object drains, oldest job
+/// first; after each host job it waits until every request that job wrote has
+/// been answered (the plugin answers everything but `waitForCancel` at once under
+/// the virtual clock), so host jobs, requests, replies and events interleave the
+/// same way every time. Where the real Rust side's order depends on thread
+/// scheduling (``Race``), the ``RacePlan`` decides, and each decision is recorded
+/// (``raceRecords``, and a timeline note). Time moves only through
+/// ``advance(by:)``, which steps host and plugin clocks together from one due
+/// time to the next.
 ///
 /// ```swift
 /// let sim = try SystemSimulation(options: .init(plugin: .init(executable: path),
@@ -36,24 +39,35 @@ public final class SystemSimulation: @unchecked Sendable {
         public var serviceFactory: @Sendable () -> any BackgroundService
         /// Wall-clock limit for the plugin to answer a request before the run is declared hung.
         public var answerTimeout: Duration
-        /// The order host jobs run in: nil for oldest first, else drawn from this seed.
-        public var scheduleSeed: UInt64?
+        /// How the races the Rust side meets are decided (default: the first-named side).
+        public var races: RacePlan
+        /// The Rust side's blocking pool size (tokio's default 512).
+        public var blockingThreads: Int
         /// When set, the emulated OS expires an app-refresh task this long after its
-        /// launch if it is still running, as iOS does (about 30 s).
+        /// launch if it is still running, as iOS does (about 30 s). Ignored under
+        /// `--os ios`, whose OS keeps its own budgets.
         public var refreshBudget: VirtualTime?
+        /// Under `--os ios`: whether the app's own code starts the service at every
+        /// launch of the app (with this config), or not (nil, the default: the plugin's
+        /// iOS side has no auto-restart, and its users start the service from app code,
+        /// so a new process's service manager stays idle). See docs/host.md.
+        public var appStartsServiceAtLaunch: StartKeepaliveConfig?
 
         /// Creates options.
         public init(
             plugin: PluginLauncher, behaviour: HostBehaviour = .seed,
             serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10),
-            scheduleSeed: UInt64? = nil, refreshBudget: VirtualTime? = nil
+            races: RacePlan = RacePlan(), blockingThreads: Int = BlockingPool.tokioDefault,
+            refreshBudget: VirtualTime? = nil, appStartsServiceAtLaunch: StartKeepaliveConfig? = nil
         ) {
             self.refreshBudget = refreshBudget
+            self.appStartsServiceAtLaunch = appStartsServiceAtLaunch
             self.plugin = plugin
             self.behaviour = behaviour
             self.serviceFactory = serviceFactory
             self.answerTimeout = answerTimeout
-            self.scheduleSeed = scheduleSeed
+            self.races = races
+            self.blockingThreads = blockingThreads
         }
     }
 
@@ -69,14 +83,30 @@ public final class SystemSimulation: @unchecked Sendable {
         /// The time entries are stamped with: the host clock, or during a plugin
         /// time step the time the step goes to (everything in it happens then).
         var stamp = VirtualTime.zero
+        /// App processes, the first one first; the last is the current one.
+        var processes: [HostAppProcess] = []
+        /// Which process wrote each host call.
+        var callOwner: [RequestID: Int] = [:]
+        var terminations: [AppTermination] = []
+        var relaunches: [AppRelaunch] = []
+        /// A service was running when a process ended and no process has started one since.
+        var serviceMeantToRun = false
     }
 
     public let executor: ManualExecutor
     public let clock = VirtualHostClock()
     /// The plugin end: owned by this simulation, or shared by one after another.
     public let plugin: SimulationPlugin
-    public let client: BackgroundServiceClient
-    public let manager: ServiceManager
+    /// The plugin's client, not tied to an app process (probes, OS controls).
+    let baseClient: BackgroundServiceClient
+    /// The current app process's client.
+    public var client: BackgroundServiceClient { currentProcess.client }
+    /// The current app process's service manager.
+    public var manager: ServiceManager { currentProcess.manager }
+    /// The current app process.
+    public var currentProcess: HostAppProcess { shared.withLock { $0.processes.last! } }
+    let races: SimulationRaces
+    private let appCommandSlot: AppCommandSlot
     /// What the plugin said about itself.
     public private(set) var info: Initialize.Result!
     let shared = Mutex(Shared())
@@ -98,16 +128,15 @@ public final class SystemSimulation: @unchecked Sendable {
     public init(options: Options, plugin: SimulationPlugin) throws(SimulationError) {
         self.options = options
         self.plugin = plugin
-        client = plugin.client
-        executor = ManualExecutor(scheduleSeed: options.scheduleSeed)
-        let sink = ServiceEventSink()
-        manager = ServiceManager(
-            client: client, factory: options.serviceFactory,
-            configuration: .init(
-                behaviour: options.behaviour, clock: clock, executor: executor,
-                onEvent: { sink.forward($0) }, log: { sink.log($0) }))
-        sink.target = { [weak self] in self?.append(.service($0)) }
-        sink.logTarget = { [weak self] in self?.append(.note("log: \($0)")) }
+        baseClient = plugin.client
+        executor = ManualExecutor()
+        let notes = ServiceEventSink()
+        let (clock, appCommand) = (self.clock, AppCommandSlot())
+        races = SimulationRaces(
+            plan: options.races, appCommandDue: { appCommand.time.withLock { $0 } == clock.now },
+            decided: { notes.note($0.description) })
+        appCommandSlot = appCommand
+        notes.noteTarget = { [weak self] in self?.append(.note($0)) }
         try plugin.prepare(answerTimeout: options.answerTimeout)
         plugin.relay.attach(
             tap: { [weak self] in self?.tapped($0) },
@@ -115,6 +144,8 @@ public final class SystemSimulation: @unchecked Sendable {
                 if let self { self.arrived(id, completion) } else { completion() }
             })
         info = try call(Initialize.self, .init(events: true), origin: .harness)
+        let first = makeProcess(number: 1, cause: .user)
+        shared.withLock { $0.processes = [first] }
     }
 
     /// The refresh task's identifier.
@@ -133,6 +164,18 @@ public final class SystemSimulation: @unchecked Sendable {
             defer { s.events.removeAll() }
             return s.events
         }
+    }
+
+    /// Every race decided so far, in order.
+    public var raceRecords: [RaceRecord] { races.records }
+
+    /// When the app's next command comes, if it comes at once after what is being done
+    /// now (nil: it does not, or nobody knows). A driver that knows its next action sets
+    /// it; a run that ends at that instant then races the command (``Race/runEndVsApp``),
+    /// which must be run through ``host(_:)``.
+    public var appCommandAt: VirtualTime? {
+        get { appCommandSlot.time.withLock { $0 } }
+        set { appCommandSlot.time.withLock { $0 = newValue } }
     }
 
     /// The service manager's steps so far, in order.
@@ -165,6 +208,7 @@ public final class SystemSimulation: @unchecked Sendable {
     /// Lets every host task end: sleepers cancelled, arrived completions run, the executor drained.
     private func drainHost() {
         clock.cancelAllSleepers()
+        races.appCommandDone()
         for _ in 0..<100_000 {
             let ready: [@Sendable () -> Void] = shared.withLock { s in
                 s.inFlight.removeAll()
@@ -173,7 +217,12 @@ public final class SystemSimulation: @unchecked Sendable {
             }
             for completion in ready { completion() }
             clock.cancelAllSleepers()
-            if ready.isEmpty, !executor.runNext() { break }
+            if ready.isEmpty, !executor.runNext(), !races.releaseOne() { break }
         }
     }
+}
+
+/// The time the app's next command comes at, shared with the race arbiter.
+final class AppCommandSlot: Sendable {
+    let time = Mutex<VirtualTime?>(nil)
 }
