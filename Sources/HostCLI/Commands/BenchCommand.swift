@@ -14,9 +14,13 @@ enum BenchCommand {
         request-sized line; sequential invoke round trips (cancelCancelListener with
         nothing pending, completeBgTask) through the blocking and the async API; pipelined
         throughput with 1, 16 and 256 in flight, floors and invokes; startup (spawn to the
-        initialize reply); the plugin's memory after 10,000 and 1,000,000 invokes; and
-        plugin-level fuzzing speed. Floors and invokes run in interleaved blocks; every
-        latency and throughput is printed as a ratio to both floors, with the targets.
+        initialize reply); the plugin's memory after 10,000 and 1,000,000 invokes;
+        plugin-level fuzzing speed; and how many simulated device-days per wall second the
+        system level covers under --os ios (realistic days: 15-minute refresh requests, a
+        processing request for the night, services of random run lengths, the default
+        safety timer), through the plugin binary and the built-in engine, with 1 and 2
+        jobs. Floors and invokes run in interleaved blocks; every latency and throughput
+        is printed as a ratio to both floors, with the targets.
         Build with -c release for meaningful figures.
 
         options:
@@ -28,6 +32,9 @@ enum BenchCommand {
           --json               print the results as JSON
           --calls N            timed round trips per latency figure (default 20000)
           --fuzz-seconds S     how long to measure fuzzing (default 10; 0 skips it)
+          --system-seconds S   how long to play realistic device days at the system level
+                               under --os ios, for each of the plugin binary and the
+                               built-in engine with 1 and 2 jobs (default 10; 0 skips it)
           --quick              small counts, for a smoke test (figures are not meaningful)
           --help               this text
         """
@@ -36,9 +43,10 @@ enum BenchCommand {
         let args: Arguments
         var settings: BenchRunner.Settings
         var fuzzSeconds = 10.0
+        var systemSeconds = 10.0
         do throws(Arguments.UsageError) {
             args = try Arguments(
-                arguments, options: ["--plugin", "--c-floor", "--calls", "--fuzz-seconds"],
+                arguments, options: ["--plugin", "--c-floor", "--calls", "--fuzz-seconds", "--system-seconds"],
                 flags: ["--help", "--pin", "--free", "--json", "--quick"])
             if args.has("--help") {
                 print(usage)
@@ -55,11 +63,13 @@ enum BenchCommand {
                 settings.startups = 5
                 settings.memoryInvokes = [1_000, 10_000]
                 fuzzSeconds = 1
+                systemSeconds = 1
             }
             settings.calls = try args.int("--calls", default: settings.calls, range: 100...10_000_000)
             guard !(args.has("--pin") && args.has("--free")) else { throw Arguments.UsageError("give --pin or --free, not both") }
             settings.placement = args.has("--pin") ? .pinned : args.has("--free") || ProcReader.cpuCount < 2 ? .free : .split
             fuzzSeconds = try args.double("--fuzz-seconds", default: fuzzSeconds, range: 0...3600)
+            systemSeconds = try args.double("--system-seconds", default: systemSeconds, range: 0...3600)
         } catch {
             return HostCLI.usageError(error.description, usage: usage)
         }
@@ -109,9 +119,13 @@ enum BenchCommand {
                 _ = try fuzzer.run()
                 fuzz = (Date().timeIntervalSince(started), 2, fuzzer.totals.steps)
             }
-            let report = BenchReport(
+            var report = BenchReport(
                 placement: settings.placement, build: BuildInfo.configuration, sequential: sequential,
                 asyncCall: asyncCall, pipelined: pipelined, startup: startup, memory: memory, fuzz: fuzz)
+            if systemSeconds > 0 {
+                _ = ProcReader.allowAllCPUs()
+                report.simulatedTime = systemLevel(plugin: settings.plugin, seconds: systemSeconds, step: step)
+            }
             print(args.has("--json") ? report.json.description : report.text)
             return 0
         } catch {
