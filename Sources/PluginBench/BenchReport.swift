@@ -109,7 +109,9 @@ package struct BenchReport {
         var o: [String: JSONValue] = [
             "date": .string(date), "pinned": .bool(pinned), "placement": .string(placement.rawValue),
             "build": .string(build), "machine": machine,
-            "unit": "microseconds (latencies), per second (pipelined), milliseconds (startup), KiB (memory)",
+            "unit": .string(
+                "microseconds (latencies), per second (pipelined), milliseconds (startup), KiB (memory), "
+                    + "wall seconds and simulated days (systemLevel)"),
             "floor": latencyJSON(floor), "cFloor": latencyJSON(cFloor),
             "sequential": [
                 "cancelCancelListener": latencyJSON(sequential.cancel),
