@@ -53,7 +53,7 @@ package struct BenchReport {
         let placed = pinned ? "pinned" : "on different CPUs"
         let first = memory.first?.invokes ?? 0, last = memory.last?.invokes ?? 0
         let processDays = simulatedTime.filter { $0.plugin == "process" }.map(\.deviceDaysPerSecond).max()
-        return [
+        var list = [
             Target(
                 name: "sequential invoke p50 / Swift echo p50", met: sequentialRatio <= sequentialTarget,
                 detail: String(format: "%.2fx (target <= %.1fx %@)", sequentialRatio, sequentialTarget, placed)),
@@ -75,11 +75,14 @@ package struct BenchReport {
             Target(
                 name: "RSS growth", met: growthKB <= 1024,
                 detail: "\(growthKB) KiB between \(first) and \(last) invokes (target <= 1 MiB)"),
-            Target(
-                name: "system level through the plugin binary", met: (processDays ?? 0) >= 30,
-                detail: processDays.map { String(format: "%.1f device-days/s (target >= 30)", $0) }
-                    ?? "not measured (--system-seconds 0)"),
         ]
+        if let processDays {
+            list.append(
+                Target(
+                    name: "system level through the plugin binary", met: processDays >= 30,
+                    detail: String(format: "%.1f simulated device-days/s (target >= 30)", processDays)))
+        }
+        return list
     }
 
     static func ratio(_ x: Double, _ y: Double) -> JSONValue { .number((x / y * 100).rounded() / 100) }
