@@ -36,7 +36,9 @@ public actor ServiceManager {
         public var executor: (any SerialExecutor & TaskExecutor)?
         /// Sees every step the manager takes.
         public var onEvent: @Sendable (ServiceEvent) -> Void
-        /// Log lines (failures that are logged, not returned).
+        /// Log lines (failures that are logged, not returned, and the services'
+        /// ``ServiceContext/log``). By default each goes to stderr as
+        /// `[ServiceManager] LINE`, a prefix that names the library, not a program.
         public var log: @Sendable (String) -> Void
         /// tokio's `max_blocking_threads` (default 512).
         public var blockingThreads: Int
@@ -49,7 +51,7 @@ public actor ServiceManager {
             executor: (any SerialExecutor & TaskExecutor)? = nil,
             onEvent: @escaping @Sendable (ServiceEvent) -> Void = { _ in },
             log: @escaping @Sendable (String) -> Void = {
-                FileHandle.standardError.write(Data("plugin-host: \($0)\n".utf8))
+                FileHandle.standardError.write(Data("[ServiceManager] \($0)\n".utf8))
             },
             blockingThreads: Int = BlockingPool.tokioDefault, races: (any RaceArbiter)? = nil
         ) {
