@@ -124,7 +124,8 @@ struct ExplainCommandTests {
     func usageErrorsExit64(arguments: [String]) async throws {
         let r = try await runHost(["explain"] + arguments)
         #expect(r.status == 64)
-        #expect(r.stderr.contains("usage: plugin-host explain"))
+        #expect(r.stderr.hasPrefix("plugin-host explain: "))
+        #expect(r.stderr.hasSuffix("see `plugin-host explain --help`\n"))
     }
 
     @Test func helpDocumentsTheSession() async throws {

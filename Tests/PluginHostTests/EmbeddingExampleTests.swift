@@ -68,7 +68,10 @@ struct EmbeddingExampleTests {
     }
 
     @Test func exampleRunsAgainstThePlugin() async throws {
-        let state = try await runUploadOnce(pluginPath: Binaries.plugin)
+        let logged = Box<[String]>([])
+        let state = try await runUploadOnce(
+            pluginPath: Binaries.plugin, log: { line in logged.update { $0.append(line) } })
+        #expect(logged.get == ["upload run 1: connecting"], "the service's log goes where the host says")
         #expect(state.counters.launched == 1)
         #expect(state.counters.completed == 1, "the run's completion callback completes the launched task")
         #expect(state.activeTask == nil)
