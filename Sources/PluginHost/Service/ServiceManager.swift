@@ -82,11 +82,11 @@ public actor ServiceManager {
     var onComplete: OnComplete?
     var state = ServiceState.idle
     var lastError: String?
-    var runTask: Task<Void, Never>?
     /// The current run's service work: cancelling the token also wakes it, as a
     /// service's `select!` on `shutdown.cancelled()` does.
     var serviceWork: Task<WorkEnd, Never>?
-    /// Runs whose token a `Stop` cancelled (their completion races that `Stop`'s `stopKeepalive`).
+    /// Runs whose token a `Stop` cancelled (their completion races that `Stop`'s
+    /// `stopKeepalive`), until they have finished.
     var stoppedRuns: Set<UInt64> = []
     // A FIFO turn for commands: while one blocks on the plugin the next waits, as in
     // the Rust actor's single command loop (Swift actors are reentrant).
