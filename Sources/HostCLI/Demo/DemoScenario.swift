@@ -36,6 +36,7 @@ public struct DemoScenario: Sendable {
         public init() {}
     }
 
+    /// The timings and profile.
     public let settings: Settings
 
     /// Creates the scenario.

@@ -51,6 +51,7 @@ extension SystemSimulation {
             if case .host(let e) = backing { e } else { nil }
         }
 
+        /// The failure in words.
         public var description: String {
             switch backing {
             case .hung(let methods): "the plugin did not answer \(methods.joined(separator: ", ")) in time"

@@ -106,6 +106,7 @@ public actor ServiceManager {
         self.pool = BlockingPool(capacity: configuration.blockingThreads)
     }
 
+    /// The actor runs on ``Configuration/executor`` (a private serial queue by default).
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     // Departs: IsRunning and GetState are read directly, not queued behind the command in
