@@ -113,7 +113,7 @@ struct DemoStory {
         clause.hasPrefix("iOS") ? clause : clause.prefix(1).uppercased() + clause.dropFirst()
     }
 
-    /// " and rescheduled" or "; its requests were then cancelled", from the last request
+    /// " and rescheduled" or "; its request was then cancelled ...", from the last request
     /// event for `identifier` after `t`.
     private func rescheduling(_ identifier: String, after t: VirtualTime) -> String {
         let names = [RequestSubmittedEvent.name, RequestCancelledEvent.name]
