@@ -10,8 +10,11 @@ import Synchronization
 public final class PluginFuzzer: Sendable {
     /// What to run.
     public struct Configuration: Sendable {
+        /// How to start each job's plugin (a binary, or the engine in this process).
         public var plugin: PluginLauncher
+        /// The plugin's profile, which the reference model follows too.
         public var profile: Profile
+        /// The run's seed: the same seed gives the same cases.
         public var seed: UInt64
         /// Stop after this many cases (nil: use `seconds`).
         public var runs: Int?
@@ -19,10 +22,12 @@ public final class PluginFuzzer: Sendable {
         public var seconds: Double
         /// Longest case, in steps.
         public var maxSteps: Int
+        /// Plugins and fuzzing threads in parallel.
         public var jobs: Int
         /// Stop once this many distinct findings are known (nil: never).
         public var stopAfterFindings: Int?
 
+        /// A configuration.
         public init(
             plugin: PluginLauncher, profile: Profile, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int,
             jobs: Int, stopAfterFindings: Int? = nil
@@ -40,14 +45,24 @@ public final class PluginFuzzer: Sendable {
 
     /// A distinct failure, shrunk.
     public struct Finding: FuzzFinding {
+        /// What kind of disagreement with the model it is (findings are grouped by it).
         public let signature: String
+        /// The seed of the case that first showed it.
         public let caseSeed: UInt64
+        /// The case's length before shrinking.
         public let originalSteps: Int
+        /// The shrunk steps.
         public let steps: [FuzzStep]
+        /// What the shrunk steps gave: the frames, and the first mismatch.
         public let outcome: PluginCase.Outcome
+        /// Candidates tried while shrinking.
         public let shrinkAttempts: Int
+
+        /// The shrunk case's length.
+        public var shrunkSteps: Int { steps.count }
     }
 
+    /// What it runs.
     public let configuration: Configuration
     private let loop: FuzzLoop<PluginLevel>
 
@@ -71,6 +86,9 @@ public final class PluginFuzzer: Sendable {
 
     /// Cases and steps run so far.
     public var totals: (cases: Int, steps: Int) { loop.totals }
+
+    /// When each finding was found and how long shrinking it took, by signature.
+    public var timings: [String: FindingTiming] { loop.timings }
 
     /// Shrinks a failing sequence against `driver` (restarting it whenever a
     /// candidate leaves the plugin in an unknown state) and describes the result.

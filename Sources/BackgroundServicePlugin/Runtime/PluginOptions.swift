@@ -40,8 +40,11 @@ public struct PluginOptions: Sendable, Equatable {
 
     /// What the command line asks for.
     public enum Command: Sendable, Equatable {
+        /// Serve the protocol with these options.
         case run(PluginOptions)
+        /// Print the usage and exit.
         case help
+        /// Print the version and exit.
         case version
     }
 

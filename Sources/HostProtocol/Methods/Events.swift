@@ -131,7 +131,12 @@ public enum SafetyTimerEvent: RPCEvent {
 
     /// The timer's transition.
     public enum State: String, Sendable, CaseIterable, Hashable {
-        case started, fired, invalidated
+        /// The timer was scheduled.
+        case started
+        /// The timer fired at its deadline.
+        case fired
+        /// The timer was invalidated before firing.
+        case invalidated
     }
 
     /// `{state, deadline}`.

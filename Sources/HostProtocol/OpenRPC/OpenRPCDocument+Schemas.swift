@@ -47,10 +47,13 @@ extension OpenRPCDocument {
                 "anyOf": [
                     ["type": "null"],
                     object(
-                        ["now": ref("Instant")], required: ["now"],
-                        "os/advanceTime stopped at its bound: the clock's time when it stopped."),
+                        ["now": ref("Instant")], required: [],
+                        "os/advanceTime stopped at its bound: `now` is the clock's time when it stopped. The "
+                            + "contract fixes no other member (a plugin may add its own)."),
                 ],
-                "description": "error.data of -32002 InvalidState: absent, except for a bounded os/advanceTime.",
+                "description": .string(
+                    "error.data of -32002 InvalidState: our plugin sends none, except `now` for a bounded "
+                        + "os/advanceTime."),
             ],
         ]
     }

@@ -8,9 +8,12 @@ public struct SystemCase: Sendable {
     /// iOS gives an app-refresh task about 30 s; the emulated OS expires it then.
     public static let refreshBudget = VirtualTime(nanoseconds: 30_000_000_000)
 
+    /// Services, config, pool and race orders.
     public var scenario: SystemScenario
+    /// What the app and the OS do, in order.
     public var actions: [SystemAction]
 
+    /// A case.
     public init(scenario: SystemScenario, actions: [SystemAction]) {
         self.scenario = scenario
         self.actions = actions
@@ -28,6 +31,8 @@ public struct SystemCase: Sendable {
         public var services: [[Int]] = []
         /// Why the run could not be completed, if it could not.
         public var error: String?
+        /// How much virtual time the run covered.
+        public var simulated = VirtualTime.zero
 
         /// Every race decided, in order.
         public var allRaces: [RaceRecord] { races.flatMap { $0 } }
@@ -78,11 +83,13 @@ public struct SystemCase: Sendable {
             return outcome
         }
         let ios = sim.info.os == .ios
+        let startedAt = sim.now
         defer { sim.detach() }
         let config = scenario.config
         var checker = InvariantChecker()
         var seen = (timeline: sim.timeline.count, races: sim.raceRecords.count, services: 0)
         func record() {
+            outcome.simulated = VirtualTime(nanoseconds: sim.now.nanoseconds - startedAt.nanoseconds)
             let (all, races, services) = (sim.timeline, sim.raceRecords, handedOut.withLock { $0 })
             outcome.timeline.append(Self.recorded(all[seen.timeline...]))
             outcome.races.append(Array(races[seen.races...]))
@@ -164,8 +171,11 @@ public struct SystemCase: Sendable {
     /// An action, the race orders decided while it was played and the runs its starts
     /// got: what shrinking keeps or drops together.
     public struct Step: Sendable, Hashable {
+        /// The action.
         public var action: SystemAction
+        /// The races decided while it was played.
         public var races: [RaceRecord]
+        /// The runs (indices into the scenario's `runs`) its starts got.
         public var services: [Int]
     }
 

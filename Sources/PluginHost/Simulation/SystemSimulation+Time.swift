@@ -14,7 +14,7 @@ extension SystemSimulation {
         var guardSteps = 0
         while true {
             guardSteps += 1
-            if guardSteps > 100_000 { throw .hung(["advance: more than 100000 steps at one time"]) }
+            if guardSteps > 100_000 { throw .runaway(steps: 100_000) }
             let (pluginDue, budgetEnd) = try pluginNextDue()
             let hostDue = clock.nextDeadline
             let due = [pluginDue, hostDue, budgetEnd].compactMap { $0 }.filter { $0 <= target }.min()
@@ -24,7 +24,7 @@ extension SystemSimulation {
             // Departs: host timers due at one instant wake in deadline, then set, order (no
             // choice), and the OS's refresh budget ends after both sides' work at that instant.
             if let pluginDue, let hostDue, max(pluginDue, now) == step, max(hostDue, now) == step,
-                races.choose(.pluginVsHostDeadline, run: nil) == .second
+                races.choose(.pluginVsHostDeadline, run: nil, process: processes.count) == .second
             {
                 let before = VirtualTime(nanoseconds: step.nanoseconds - 1)
                 if before > pluginNow {
