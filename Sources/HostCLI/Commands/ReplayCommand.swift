@@ -47,13 +47,6 @@ enum ReplayCommand {
         }
         if let checked = HostCLI.stopAfterCheckingArguments("replay") { return checked }
         print("replay \(args.positional[0]): \(trace.header.level) level, profile \(trace.header.profile.rawValue), finding: \(trace.header.finding)")
-        if trace.header.level == "system", let recorded = trace.header.extra["build"]?.stringValue, recorded != BuildInfo.configuration {
-            HostCLI.diagnose(
-                "replay",
-                "this trace was recorded by a \(recorded) build and this is a \(BuildInfo.configuration) build; "
-                    + "host job interleavings can differ between the two, so replay it with a \(recorded) build "
-                    + "(swift run \(recorded == "release" ? "-c release " : "")plugin-host replay ...)")
-        }
         switch trace.header.level {
         case "plugin": return replayPlugin(trace, plugin: plugin, extra: args.passthrough)
         case "system": return SystemReplay.run(trace, plugin: plugin, extra: args.passthrough)

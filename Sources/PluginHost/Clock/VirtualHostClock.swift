@@ -43,13 +43,7 @@ public final class VirtualHostClock: HostClock {
 
     /// Sleeps until the clock is advanced to `deadline` (in no group); throws if the task is cancelled.
     public func sleep(until deadline: VirtualTime) async throws {
-        // Not a call of the group version: one async layer fewer keeps host jobs' order as it was.
-        let sequence = nextSequence()
-        try await withTaskCancellationHandler {
-            try await suspend(until: deadline, sequence: sequence, group: 0, cancellable: true)
-        } onCancel: {
-            cancel(sequence)
-        }
+        try await sleep(until: deadline, group: 0)
     }
 
     /// ``sleep(until:)`` as a member of `group` (an app process): ``endGroup(_:)`` wakes it with an error.
@@ -65,7 +59,7 @@ public final class VirtualHostClock: HostClock {
     /// Suspends until `deadline`, whether or not the task is cancelled meanwhile
     /// (a service that never checks its token). Throws only when the clock shuts down.
     public func sleepIgnoringCancellation(until deadline: VirtualTime) async throws {
-        try await suspend(until: deadline, sequence: nextSequence(), group: 0, cancellable: false)
+        try await sleepIgnoringCancellation(until: deadline, group: 0)
     }
 
     /// ``sleepIgnoringCancellation(until:)`` as a member of `group`: ``endGroup(_:)`` still ends it.
@@ -114,11 +108,11 @@ public final class VirtualHostClock: HostClock {
         sleeper?.continuation.resume(throwing: CancellationError())
     }
 
-    /// Wakes every sleeper with `CancellationError` (when the simulation closes).
+    /// Wakes every sleeper with `CancellationError` (when the simulation closes), in the order they went to sleep.
     public func cancelAllSleepers() {
         let all: [Sleeper] = state.withLock { s in
             defer { s.sleepers.removeAll() }
-            return Array(s.sleepers.values)
+            return s.sleepers.values.sorted { $0.sequence < $1.sequence }
         }
         for sleeper in all { sleeper.continuation.resume(throwing: CancellationError()) }
     }

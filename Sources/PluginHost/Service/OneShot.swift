@@ -28,7 +28,8 @@ public final class OneShot<Value: Sendable>: Sendable {
             guard s.value == nil else { return nil }
             s.value = value
             defer { s.waiters.removeAll() }
-            return Array(s.waiters.values)
+            // In the order they came (a dictionary's order is a per-process hash seed's).
+            return s.waiters.sorted { $0.key < $1.key }.map(\.value)
         }
         guard let waiters else { return false }
         for w in waiters { w.resume(returning: value) }

@@ -6,8 +6,8 @@ import Synchronization
 /// timeline, driven step by step from one thread, so that a run is a pure
 /// function of its steps.
 ///
-/// Host work runs on a ``ManualExecutor`` that this object drains, oldest job
-/// first; after each host job it waits until every request that job wrote has
+/// Host work runs on a ``ManualExecutor`` that this object drains (each task until
+/// it really suspends, ready tasks oldest first); after each host job it waits until every request that job wrote has
 /// been answered (the plugin answers everything but `waitForCancel` at once under
 /// the virtual clock), so host jobs, requests, replies and events interleave the
 /// same way every time. Where the real Rust side's order depends on thread
