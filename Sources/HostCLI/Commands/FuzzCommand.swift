@@ -21,6 +21,9 @@ enum FuzzCommand {
                                  builtin: the plugin's engine in this process, no child process
           --level plugin|system  what to fuzz (default plugin)
           --profile seed|strict  plugin profile and host behaviour (default seed)
+          --dispatch serial|tauri
+                                 the plugin's dispatch (default serial); tauri: cases race invokes
+                                 against OS events in batches, under schedules the fuzzer chooses
           --seed N               make the run reproducible (default: random, printed)
           --runs N               stop after N cases
           --time S               stop after S seconds (default 10 when --runs is not given)
@@ -37,6 +40,7 @@ enum FuzzCommand {
         var plugin = ""
         var level = "plugin"
         var profile = Profile.seed
+        var dispatch = DispatchMode.serial
         var seed: UInt64 = 0
         var runs: Int?
         var seconds = 10.0
@@ -50,7 +54,7 @@ enum FuzzCommand {
     static func parse(_ arguments: [String]) throws(Arguments.UsageError) -> Settings? {
         let args = try Arguments(
             arguments,
-            options: ["--plugin", "--level", "--profile", "--seed", "--runs", "--time", "--depth", "--jobs", "--out"],
+            options: ["--plugin", "--level", "--profile", "--dispatch", "--seed", "--runs", "--time", "--depth", "--jobs", "--out"],
             flags: ["--help", "--exhaustive"])
         if args.has("--help") { return nil }
         guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
@@ -59,6 +63,7 @@ enum FuzzCommand {
         s.level = args.string("--level", default: "plugin")
         guard ["plugin", "system"].contains(s.level) else { throw Arguments.UsageError("--level must be plugin or system, not \"\(s.level)\"") }
         s.profile = try args.choice("--profile", default: .seed)
+        s.dispatch = try args.choice("--dispatch", default: .serial)
         s.seed = try args.uint64("--seed") ?? UInt64.random(in: 0...UInt64(UInt32.max))
         if args.value("--runs") != nil { s.runs = try args.int("--runs", default: 1, range: 1...100_000_000) }
         if args.value("--runs") != nil, args.value("--time") != nil { throw Arguments.UsageError("give --runs or --time, not both") }
@@ -88,7 +93,7 @@ enum FuzzCommand {
             return 1
         }
         let limit = settings.runs.map { "\($0) cases" } ?? "\(settings.seconds) s"
-        HostCLI.diagnose("fuzz: level \(settings.level), profile \(settings.profile.rawValue), seed \(settings.seed), \(limit), \(settings.jobs) job(s), plugin \(settings.plugin)")
+        HostCLI.diagnose("fuzz: level \(settings.level), profile \(settings.profile.rawValue), dispatch \(settings.dispatch.rawValue), seed \(settings.seed), \(limit), \(settings.jobs) job(s), plugin \(settings.plugin)")
         switch (settings.level, settings.exhaustive) {
         case ("plugin", true): return ExhaustiveCommand.run(settings)
         case ("plugin", false): return runPluginLevel(settings)
@@ -97,7 +102,12 @@ enum FuzzCommand {
     }
 
     static func pluginArguments(_ s: Settings) -> [String] {
-        ["--profile", s.profile.rawValue, "--clock", "virtual", "--events"] + s.pluginArguments
+        ["--profile", s.profile.rawValue, "--clock", "virtual", "--events"] + dispatchArguments(s) + s.pluginArguments
+    }
+
+    /// `--dispatch tauri` passed on to the plugin (serial, its default, is not written).
+    static func dispatchArguments(_ s: Settings) -> [String] {
+        s.dispatch == .serial ? [] : ["--dispatch", s.dispatch.rawValue]
     }
 
     static func runPluginLevel(_ s: Settings) -> Int32 {
@@ -106,7 +116,7 @@ enum FuzzCommand {
         let fuzzer = PluginFuzzer(
             configuration: .init(
                 plugin: PluginLocator.launcher(s.plugin, arguments: args), profile: s.profile, seed: s.seed,
-                runs: s.runs, seconds: s.seconds, maxSteps: s.depth, jobs: s.jobs),
+                runs: s.runs, seconds: s.seconds, maxSteps: s.depth, jobs: s.jobs, dispatch: s.dispatch),
             progress: progress)
         let started = Date()
         let findings: [PluginFuzzer.Finding]
@@ -120,12 +130,15 @@ enum FuzzCommand {
         progress.finish()
         let elapsed = Date().timeIntervalSince(started)
         let totals = fuzzer.totals
-        print("fuzz (plugin level, profile \(s.profile.rawValue), seed \(s.seed)): \(totals.cases) cases, \(totals.steps) steps in \(String(format: "%.1f", elapsed)) s (\(Int(Double(totals.steps) / max(elapsed, 0.001))) steps/s)")
+        print("fuzz (plugin level, profile \(s.profile.rawValue), dispatch \(s.dispatch.rawValue), seed \(s.seed)): \(totals.cases) cases, \(totals.steps) steps in \(String(format: "%.1f", elapsed)) s (\(Int(Double(totals.steps) / max(elapsed, 0.001))) steps/s)")
         if findings.isEmpty {
-            print("no findings: every reply agreed with the reference model")
+            print(
+                s.dispatch == .tauri && s.profile == .seed
+                    ? "no findings: no os/violation, and every reply the model could predict agreed with it"
+                    : "no findings: every reply agreed with the reference model")
             return 0
         }
-        print("\(findings.count) finding(s), grouped by what differed from the model:")
+        print("\(findings.count) finding(s), grouped by what differed from the model or what the plugin reported:")
         for (i, f) in findings.enumerated() {
             report(f, number: i + 1, name: "plugin-\(i + 1)-\(slug(f.signature)).jsonl", settings: s, pluginArguments: args)
         }
@@ -146,7 +159,8 @@ enum FuzzCommand {
     /// Writes a plugin-level finding's trace and prints it.
     static func report(_ f: PluginFuzzer.Finding, number: Int, name: String, settings s: Settings, pluginArguments: [String]) {
         let path = write(f.trace(profile: s.profile, seed: s.seed, pluginArguments: pluginArguments), name: name, to: s.out)
-        print("\n  [\(number)] model agreement: \(f.signature)")
+        let kind = f.outcome.violations.isEmpty ? "model agreement" : "cross-queue race"
+        print("\n  [\(number)] \(kind): \(f.signature)")
         let origin = f.caseSeed == 0 ? "" : "case seed \(f.caseSeed), "
         print("      \(origin)shrunk \(f.originalSteps) → \(f.steps.count) steps; trace \(path)")
         for (n, step) in f.steps.enumerated() { print("      \(n + 1). \(step.summary)") }
