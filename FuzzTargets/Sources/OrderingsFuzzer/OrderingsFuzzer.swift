@@ -87,10 +87,10 @@ struct Session {
     // MARK: Steps
 
     /// Whether the model's clock stays more than a day short of its limit (2^62 ns,
-    /// about 146 years) through these inputs. At the limit the plugin and the model
-    /// differ by a documented choice (docs/rules.md: the plugin never fires a timer
-    /// whose deadline lies beyond the limit; the model fires it at the limit), so a
-    /// run stops before it gets there (docs/reliability.md, "known gaps").
+    /// about 146 years) through these inputs. Both now agree that a timer whose deadline
+    /// reaches the limit never fires (docs/rules.md, timers), but the limit's other
+    /// saturations (begin dates, launches at the limit) are not modelled, so a run still
+    /// stops before it gets there (docs/reliability.md, "known gaps").
     func staysClearOfTheClockLimit(_ inputs: [ReferenceModel.Input]) -> Bool {
         // Only os/advanceTime moves the clock.
         guard inputs.contains(where: { if case .request(let r) = $0 { r.method == "os/advanceTime" } else { false } }) else { return true }

@@ -76,11 +76,11 @@ final class TimerRunLoop {
             fireDate: clock.now.adding(nanoseconds: interval + lateByNanoseconds), interval: interval, repeats: repeats,
             sequence: nextSequence, observer: observer, block: block)
         timers.append(timer)
-        // A deadline past the clock's limit is clamped to it, and the clock never gets
-        // beyond it: such a timer never fires (else, at the limit, a timer could fire
+        // A deadline that reaches the clock's limit is a clamped one (1e300 s), and the
+        // clock never gets beyond the limit: such a timer never fires (else, at the limit, a timer could fire
         // at the very instant it was scheduled, again and again).
         let (deadline, overflow) = clock.now.nanoseconds.addingReportingOverflow(interval + lateByNanoseconds)
-        if overflow || deadline > VirtualTime.limit { beyondLimit.insert(nextSequence) }
+        if overflow || deadline >= VirtualTime.limit { beyondLimit.insert(nextSequence) }
         return timer
     }
 

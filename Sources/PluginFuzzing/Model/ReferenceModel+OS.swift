@@ -105,7 +105,8 @@ extension ReferenceModel {
     mutating func advance(to target: VirtualTime) -> Bool {
         var count = 0
         while true {
-            let timerDue = state.timer.flatMap { $0.valid ? $0.deadline : nil }
+            // A deadline that reaches the clock's limit never comes (docs/rules.md, timers).
+            let timerDue = state.timer.flatMap { $0.valid && $0.deadline.nanoseconds < VirtualTime.limit ? $0.deadline : nil }
             let launch = nextAutoLaunch()
             let due = timerDue.map { $0 <= target } == true || launch.map { $0.at <= target } == true
             if due, count == Self.maxEventsPerAdvance { return false }

@@ -93,6 +93,19 @@ struct TimerRunLoopUnitTests {
         #expect(os.runLoop.nextTimer() == nil)
     }
 
+    /// An interval so long that it is clamped (1e300 s) lands on the limit: from time 0 as
+    /// from any other time, such a timer never fires.
+    @Test(arguments: [0.0, 5.0])
+    func aClampedDeadlineNeverFires(startSeconds: Double) {
+        let os = makeOS(EventRecorder())
+        os.advance(to: seconds(startSeconds))
+        var fires = 0
+        os.runLoop.scheduledTimer(withTimeInterval: 1e300, repeats: false) { _ in fires += 1 }
+        os.advance(to: VirtualTime(nanoseconds: VirtualTime.limit))
+        #expect(fires == 0)
+        #expect(os.clock.now.nanoseconds == VirtualTime.limit)
+    }
+
     /// At equal times timers fire before launches (auto-launch), even with no task running.
     @Test func timersFireBeforeLaunchesAtEqualTimes() throws {
         let os = makeOS(EventRecorder())
