@@ -21,6 +21,7 @@ public enum HostCLI {
           replay        re-run a trace file written by fuzz
           bench         measure round trips, throughput, startup and memory against a raw pipe
           soak          a long load on one plugin process: memory growth, leaked pending calls, fault latency
+          explain       a live session under the emulated iOS: why a task has not run, and when it can
 
         `plugin-host SUBCOMMAND --help` documents each.
         """
@@ -38,6 +39,7 @@ public enum HostCLI {
         case "bench": return BenchCommand.run(rest)
         case "replay": return ReplayCommand.run(rest)
         case "soak": return SoakCommand.run(rest)
+        case "explain": return ExplainCommand.run(rest)
         case "--help", "-h", "help":
             print(usage)
             return 0

@@ -64,5 +64,8 @@ enum ConformanceMutants {
 
     /// Faults that imitate a broken or crashing plugin process, for host tests:
     /// they are not contract mutants.
-    static let hostFaults: Set<String> = ["reject-start-keepalive", "reject-stop-keepalive", "garbage-on-state", "exit-mid-frame-on-state"]
+    static let hostFaults: Set<String> = [
+        "reject-start-keepalive", "reject-stop-keepalive", "garbage-on-state", "exit-mid-frame-on-state",
+        "expiration-leaves-task",
+    ]
 }

@@ -80,3 +80,13 @@ package func runHost(_ arguments: [String], env: [String: String] = [:]) async t
         return (p.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: errData.get, as: UTF8.self))
     }
 }
+
+/// The first of `milestones` that `text` does not contain after the previous one (nil: all, in order).
+package func firstMissing(_ milestones: [String], inOrderIn text: String) -> String? {
+    var position = text.startIndex
+    for m in milestones {
+        guard let found = text.range(of: m, range: position..<text.endIndex) else { return m }
+        position = found.upperBound
+    }
+    return nil
+}

@@ -84,12 +84,17 @@ public enum Fault: String, CaseIterable, Sendable {
     case garbageOnState = "garbage-on-state"
     /// host: `plugin/state` makes the plugin write half a frame and exit with status 3.
     case exitMidFrameOnState = "exit-mid-frame-on-state"
+    /// host: the expiration handler only resolves the pending cancel invoke and leaves
+    /// completing the task to the host (a plugin that waits for the Rust side), so a
+    /// host that does not complete it in time gets the app killed under `--os ios`.
+    case expirationLeavesTask = "expiration-leaves-task"
 
     /// Whether this fault breaks a contract rule (a mutant the conformance suite
     /// must catch) rather than simulating a broken process for host tests.
     public var isConformanceMutant: Bool {
         switch self {
-        case .rejectStartKeepalive, .rejectStopKeepalive, .garbageOnState, .exitMidFrameOnState: false
+        case .rejectStartKeepalive, .rejectStopKeepalive, .garbageOnState, .exitMidFrameOnState, .expirationLeavesTask:
+            false
         default: true
         }
     }

@@ -80,6 +80,11 @@ enum PortMutants {
                 $0.currentRefreshTask != nil || $0.currentProcessingTask != nil
             }
             return [.init(change, ["if let cancelInvoke = pendingCancelInvoke"], in: ["stopKeepalive"])]
+        case .expirationLeavesTask:
+            // The handler resolves the pending cancel invoke and stops there: completing the
+            // task (and rescheduling, and clearing the state) is left to the host.
+            let rest: Set = ["if let task = currentRefreshTask", "scheduleNext()", "cleanup()"]
+            return [.init(.drop, rest, in: ["handleExpiration"])]
         case .replyFramingNDJSON, .oversizedWrongCode, .answerNotifications, .batchReversed, .allowDuplicateID,
             .acceptArrayParams, .timerOneTickLate, .allowConcurrentLaunch, .noPendingLimit,
             .autoLaunchIgnoresConstraints, .eventsAlwaysOn, .resetKeepsConfig, .shutdownNoReject,

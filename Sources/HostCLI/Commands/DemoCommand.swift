@@ -12,6 +12,11 @@ enum DemoCommand {
         time, one cut off by the safety timer, a processing task expired by iOS, and a
         stop. Prints the timeline and a summary. Takes a few seconds of real time.
 
+        With --os ios the emulated iOS acts on its own, and the day is another: a refresh
+        task expired after a few seconds, a processing task cut off when the phone is
+        unplugged, a force-quit and what it does to the schedule, and a cold start into
+        the background with a fresh Rust side.
+
         options:
           --plugin PATH                 plugin binary (default: background-service-plugin beside plugin-host)
           --profile seed|strict         plugin profile and host behaviour (default seed)
@@ -20,6 +25,9 @@ enum DemoCommand {
           --safety-timeout S            iosSafetyTimeoutSecs (default 28)
           --earliest-begin-minutes M    earliest begin of both requests (default 15)
           --expire-after S              when iOS expires the processing task (default 300)
+          --os manual|ios               the emulated OS: told what to do (default) or acting on its own
+          --os-seed N                   with --os ios: the OS's seed (default 0)
+          --restart-at-launch           with --os ios: the app's code starts the service at every launch
           --json                        print the timeline as JSON instead of text
           --mermaid FILE                also write the run as a Mermaid sequence diagram
           --show-stderr                 include the plugin's stderr lines in the timeline
@@ -29,11 +37,15 @@ enum DemoCommand {
     static func run(_ arguments: [String]) -> Int32 {
         let args: Arguments
         var settings = DemoScenario.Settings()
+        var ios: (scenario: IOSDemoScenario, seed: UInt64)?
         do throws(Arguments.UsageError) {
             args = try Arguments(
                 arguments,
-                options: ["--plugin", "--profile", "--work-seconds", "--overrun-seconds", "--safety-timeout", "--earliest-begin-minutes", "--expire-after", "--mermaid"],
-                flags: ["--help", "--json", "--show-stderr"])
+                options: [
+                    "--plugin", "--profile", "--work-seconds", "--overrun-seconds", "--safety-timeout",
+                    "--earliest-begin-minutes", "--expire-after", "--mermaid", "--os", "--os-seed",
+                ],
+                flags: ["--help", "--json", "--show-stderr", "--restart-at-launch"])
             if args.has("--help") {
                 print(usage)
                 return 0
@@ -45,19 +57,22 @@ enum DemoCommand {
             settings.safetyTimeoutSeconds = try args.double("--safety-timeout", default: 28, range: 0...86_400)
             settings.earliestBeginMinutes = try args.double("--earliest-begin-minutes", default: 15, range: 0...1440)
             settings.processingExpiresAfterSeconds = try args.double("--expire-after", default: 300, range: 0...86_400)
+            ios = try DemoCommand.iosDay(args, safetyTimeout: settings.safetyTimeoutSeconds)
         } catch {
             return HostCLI.usageError(error.description, usage: usage)
         }
         let pluginPath = PluginLocator.resolve(args.value("--plugin"))
         let scenario = DemoScenario(settings: settings)
+        let osArguments = ios.map { ["--os", "ios", "--os-seed", String($0.seed)] } ?? []
         let plugin = PluginLauncher(
             executable: pluginPath,
-            arguments: ["--profile", settings.profile.rawValue, "--clock", "virtual"] + args.passthrough)
+            arguments: ["--profile", settings.profile.rawValue, "--clock", "virtual"] + osArguments + args.passthrough)
         let sim: SystemSimulation
         do {
             sim = try SystemSimulation(options: .init(
                 plugin: plugin, behaviour: settings.profile == .strict ? .strict : .seed,
-                serviceFactory: scenario.makeFactory()))
+                serviceFactory: ios == nil ? scenario.makeFactory() : IOSDemoScenario.factory,
+                appStartsServiceAtLaunch: ios?.scenario.restartAtLaunch == true ? ios?.scenario.config : nil))
         } catch {
             HostCLI.diagnose("demo: \(error)")
             if !FileManager.default.fileExists(atPath: pluginPath) {
@@ -68,7 +83,7 @@ enum DemoCommand {
         let pid = sim.client.connection.pluginProcess?.pid ?? 0
         var failure: String?
         do {
-            try scenario.play(on: sim)
+            if let ios { try ios.scenario.play(on: sim) } else { try scenario.play(on: sim) }
         } catch {
             failure = error.description
         }
@@ -85,16 +100,21 @@ enum DemoCommand {
                 "pluginExit": .string(status.description),
             ]
             if let finalState { o["finalState"] = finalState.json }
+            if let ios { o["os"] = "ios"; o["osSeed"] = .number(JSONNumber(literal: String(ios.seed))!) }
             if let failure { o["error"] = .string(failure) }
             print(JSONValue.object(o).description)
         } else {
-            print("plugin-host demo: profile \(settings.profile.rawValue), plugin \(pluginPath) (pid \(pid)), virtual time\n")
+            let os = ios.map { ", --os ios (seed \($0.seed))" } ?? ""
+            let profile = settings.profile.rawValue
+            print("plugin-host demo: profile \(profile)\(os), plugin \(pluginPath) (pid \(pid)), virtual time\n")
             print(TimelineRenderer.text(entries))
             print("")
             print(DemoSummary.text(entries: entries, finalState: finalState, pluginExit: status))
+            if ios != nil { print(DemoSummary.iosText(sim: sim, finalState: finalState)) }
         }
         if let path = args.value("--mermaid") {
-            let diagram = TimelineRenderer.mermaid(entries, title: "plugin-host demo (\(settings.profile.rawValue))")
+            let title = "plugin-host demo (\(settings.profile.rawValue)\(ios == nil ? "" : ", --os ios"))"
+            let diagram = TimelineRenderer.mermaid(entries, title: title)
             do {
                 try diagram.write(toFile: path, atomically: true, encoding: .utf8)
                 HostCLI.diagnose("demo: wrote the sequence diagram to \(path)")

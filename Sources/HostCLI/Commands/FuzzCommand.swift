@@ -29,6 +29,10 @@ enum FuzzCommand {
           --time S               stop after S seconds (default 10 when --runs is not given)
           --depth N              most steps per case (default 30); with --exhaustive, the depth (default 4)
           --exhaustive           every sequence up to --depth over a small alphabet (plugin level)
+          --os manual|ios        system level: the emulated OS told what to do (default), or acting on its
+                                 own (the plugin under --os ios --os-seed SEED, reset between cases; the
+                                 alphabet adds battery, Low Power Mode, device use, termination, opening
+                                 the app and the policy; invariants I1-I3 are checked too)
           --jobs N               plugins (processes or engines) in parallel (default 1)
           --out DIR              where traces go (default fuzz-out)
           --help                 this text
@@ -49,12 +53,16 @@ enum FuzzCommand {
         var jobs = 1
         var out = "fuzz-out"
         var pluginArguments: [String] = []
+        var os = OSMode.manual
     }
 
     static func parse(_ arguments: [String]) throws(Arguments.UsageError) -> Settings? {
         let args = try Arguments(
             arguments,
-            options: ["--plugin", "--level", "--profile", "--dispatch", "--seed", "--runs", "--time", "--depth", "--jobs", "--out"],
+            options: [
+                "--plugin", "--level", "--profile", "--dispatch", "--seed", "--runs", "--time", "--depth", "--jobs",
+                "--out", "--os",
+            ],
             flags: ["--help", "--exhaustive"])
         if args.has("--help") { return nil }
         guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
@@ -73,6 +81,8 @@ enum FuzzCommand {
         s.jobs = try args.int("--jobs", default: 1, range: 1...64)
         s.out = args.string("--out", default: "fuzz-out")
         if s.exhaustive, s.level != "plugin" { throw Arguments.UsageError("--exhaustive is for --level plugin") }
+        s.os = try args.choice("--os", default: .manual)
+        if s.os == .ios, s.level != "system" { throw Arguments.UsageError("--os ios is for --level system") }
         s.pluginArguments = args.passthrough
         return s
     }

@@ -5,8 +5,11 @@ import PluginHost
 
 /// `plugin-host fuzz --level system`.
 enum SystemFuzzCommand {
+    /// The plugin's arguments; under `--os ios` the OS's seed is the run's (each job's plugin
+    /// serves all its cases, reset between them, which restarts the OS's generator).
     static func pluginArguments(_ s: FuzzCommand.Settings) -> [String] {
-        ["--profile", s.profile.rawValue, "--clock", "virtual"] + s.pluginArguments
+        let os = s.os == .ios ? ["--os", "ios", "--os-seed", String(s.seed)] : []
+        return ["--profile", s.profile.rawValue, "--clock", "virtual"] + os + s.pluginArguments
     }
 
     static func run(_ s: FuzzCommand.Settings) -> Int32 {
@@ -16,20 +19,22 @@ enum SystemFuzzCommand {
             configuration: .init(
                 plugin: PluginLocator.launcher(s.plugin, arguments: args),
                 behaviour: s.profile == .strict ? .strict : .seed, seed: s.seed, runs: s.runs, seconds: s.seconds,
-                maxSteps: s.depth, jobs: s.jobs),
+                maxSteps: s.depth, jobs: s.jobs, os: s.os),
             progress: progress)
         let started = Date()
         let findings = fuzzer.run()
         progress.finish()
         let elapsed = Date().timeIntervalSince(started)
         let totals = fuzzer.totals
+        let os = s.os == .ios ? ", --os ios" : ""
         let sides = s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"
         let rate = Int(Double(totals.steps) / max(elapsed, 0.001))
         print(
-            "fuzz (system level, profile \(s.profile.rawValue): \(sides), seed \(s.seed)): \(totals.cases) cases, "
+            "fuzz (system level\(os), profile \(s.profile.rawValue): \(sides), seed \(s.seed)): \(totals.cases) cases, "
                 + "\(totals.steps) steps in \(String(format: "%.1f", elapsed)) s (\(rate) steps/s)")
         if findings.isEmpty {
-            print("no findings: every invariant of REFERENCE.md part D held after every step")
+            let extra = s.os == .ios ? " and I1-I3" : ""
+            print("no findings: every invariant of REFERENCE.md part D\(extra) held after every step")
             return 0
         }
         let byInvariant = Dictionary(grouping: findings) { $0.violation?.invariant.rawValue ?? "run failures" }

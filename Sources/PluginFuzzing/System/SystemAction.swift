@@ -16,6 +16,14 @@ public enum SystemAction: Sendable, Hashable {
     case advance(VirtualTime)
     /// Device conditions change.
     case conditions(OSSetConditions.Params)
+    /// `--os ios`: device conditions change, the ios members included (battery, Low Power Mode, use).
+    case iosConditions(OSSetConditions.IOSParams)
+    /// `--os ios`: the system or the user ends the app.
+    case terminate(TerminationReason)
+    /// `--os ios`: the user opens the app.
+    case openApp
+    /// `--os ios`: the OS's policy changes (budgets, delays, the watchdog's grace).
+    case policy(IOSPolicy.Update)
 
     /// The action as JSON (trace files).
     public var json: JSONValue {
@@ -26,6 +34,10 @@ public enum SystemAction: Sendable, Hashable {
         case .expire: ["action": "expire"]
         case .advance(let t): ["action": "advance", "seconds": t.json]
         case .conditions(let p): ["action": "conditions", "params": p.json]
+        case .iosConditions(let p): ["action": "iosConditions", "params": p.json]
+        case .terminate(let reason): ["action": "terminate", "reason": .string(reason.rawValue)]
+        case .openApp: ["action": "openApp"]
+        case .policy(let p): ["action": "policy", "params": p.json]
         }
     }
 
@@ -44,6 +56,16 @@ public enum SystemAction: Sendable, Hashable {
         case "conditions":
             guard let p = json["params"].flatMap({ try? OSSetConditions.Params(json: $0) }) else { return nil }
             self = .conditions(p)
+        case "iosConditions":
+            guard let p = json["params"].flatMap({ try? OSSetConditions.IOSParams(json: $0) }) else { return nil }
+            self = .iosConditions(p)
+        case "terminate":
+            guard let r = json["reason"]?.stringValue.flatMap(TerminationReason.init(rawValue:)) else { return nil }
+            self = .terminate(r)
+        case "openApp": self = .openApp
+        case "policy":
+            guard let p = json["params"].flatMap({ try? IOSPolicy.Update(json: $0) }) else { return nil }
+            self = .policy(p)
         default: return nil
         }
     }
@@ -57,6 +79,11 @@ public enum SystemAction: Sendable, Hashable {
         case .expire: "iOS expires the running task"
         case .advance(let t): "\(t.decimalSeconds) s pass"
         case .conditions(let p): "conditions change: \(p.json)"
+        case .iosConditions(let p): "conditions change: \(p.json)"
+        case .terminate(.forceQuit): "the user force-quits the app"
+        case .terminate(let reason): "iOS terminates the app (\(reason.rawValue))"
+        case .openApp: "the user opens the app"
+        case .policy(let p): "iOS's policy changes: \(p.json)"
         }
     }
 }
@@ -107,6 +134,8 @@ public struct SystemScenario: Sendable, Hashable {
     public var earliestMinutes: Double
     /// The job schedule's seed (nil: oldest first).
     public var scheduleSeed: UInt64?
+    /// Under `--os ios`: whether the app's code starts the service at every launch.
+    public var restartAtLaunch = false
 
     var config: StartKeepaliveConfig {
         var c = StartKeepaliveConfig()
@@ -119,12 +148,14 @@ public struct SystemScenario: Sendable, Hashable {
     }
 
     public var json: JSONValue {
-        [
+        var o: [String: JSONValue] = [
             "runs": .array(runs.map(\.json)), "safetyTimeout": .number(safetyTimeout),
             "processingSafetyTimeout": .number(processingSafetyTimeout), "listenerTimeout": .number(listenerTimeout),
             "earliestMinutes": .number(earliestMinutes),
             "scheduleSeed": scheduleSeed.map { .number(JSONNumber(literal: String($0))!) } ?? .null,
         ]
+        if restartAtLaunch { o["restartAtLaunch"] = true }
+        return .object(JSONObject(o))
     }
 
     public init(runs: [Run], safetyTimeout: Double, processingSafetyTimeout: Double, listenerTimeout: Double, earliestMinutes: Double, scheduleSeed: UInt64?) {
@@ -143,5 +174,6 @@ public struct SystemScenario: Sendable, Hashable {
         else { return nil }
         self.init(runs: runs, safetyTimeout: s, processingSafetyTimeout: p, listenerTimeout: l, earliestMinutes: e,
                   scheduleSeed: json["scheduleSeed"].flatMap { UInt64($0.description) })
+        restartAtLaunch = json["restartAtLaunch"]?.boolValue ?? false
     }
 }

@@ -52,13 +52,16 @@ public struct SystemCase: Sendable {
         let counter = SendableCounter()
         let sim: SystemSimulation
         do {
+            // (The refresh budget is the simulation's own under --os manual; under --os ios the OS keeps its own.)
             sim = try runner.simulation(.init(
                 plugin: runner.launcher, behaviour: behaviour,
                 serviceFactory: { runs[counter.next() % runs.count].service },
-                scheduleSeed: scenario.scheduleSeed, refreshBudget: SystemCase.refreshBudget))
+                scheduleSeed: scenario.scheduleSeed, refreshBudget: SystemCase.refreshBudget,
+                appStartsServiceAtLaunch: scenario.restartAtLaunch ? scenario.config : nil))
         } catch {
             return Outcome(violations: [], timeline: [], error: error.description)
         }
+        let ios = sim.info.os == .ios
         defer { sim.detach() }
         let config = scenario.config
         var checker = InvariantChecker()
@@ -66,11 +69,23 @@ public struct SystemCase: Sendable {
         for (i, action) in actions.enumerated() {
             do {
                 let budgetBefore = sim.budgetExpirations.count
+                let relaunchesBefore = sim.relaunches.count
                 let expired = [try perform(action, on: sim, config: config)].compactMap { $0 } + sim.budgetExpirations[budgetBefore...]
                 let state = try sim.pluginState()
                 let status = try sim.hostValue { await $0.status }
-                let waits = sim.client.connection.pendingCalls.filter { $0.method == WaitForCancel.name }.map(\.id)
-                let found = checker.check(plugin: state, status: status, hostWaits: waits, serviceEvents: sim.serviceEventsSoFar, expired: expired)
+                let waits = sim.liveCancelWaits
+                checker.process = sim.processes.count
+                var found = checker.check(
+                    plugin: state, status: status, hostWaits: waits, serviceEvents: sim.serviceEventsSoFar,
+                    expired: expired)
+                if ios {
+                    let relaunches = Array(sim.relaunches.dropFirst(relaunchesBefore))
+                    let processes = sim.processes
+                    found += checker.checkIOS(plugin: state, lifecycle: .init(
+                        deadProcessCalls: sim.deadProcessCalls, relaunches: relaunches,
+                        startedARun: Dictionary(uniqueKeysWithValues: processes.map { ($0.number, $0.startedARun) }),
+                        process: processes.count))
+                }
                 let all = sim.timeline
                 timeline.append(Self.recorded(all[seen...]))
                 seen = all.count
@@ -116,6 +131,14 @@ public struct SystemCase: Sendable {
             try sim.advance(by: duration)
         case .conditions(let params):
             try sim.os(OSSetConditions.self, params)
+        case .iosConditions(let params):
+            try sim.os(method: OSSetConditions.name, params: params.json)
+        case .terminate(let reason):
+            try sim.os(OSTerminate.self, .init(reason: reason))
+        case .openApp:
+            try sim.os(OSOpenApp.self, EmptyParams())
+        case .policy(let update):
+            try sim.os(OSSetPolicy.self, update)
         }
         return nil
     }

@@ -27,8 +27,52 @@ struct SystemCaseGenerator {
             scheduleSeed: rng.chance(0.5) ? nil : rng.next())
     }
 
-    mutating func actions(max: Int) -> [SystemAction] {
-        (0..<(3 + rng.below(Swift.max(1, max - 2)))).map { _ in action() }
+    mutating func actions(max: Int, ios: Bool = false) -> [SystemAction] {
+        (0..<(3 + rng.below(Swift.max(1, max - 2)))).map { _ in ios ? iosAction() : action() }
+    }
+
+    /// Under `--os ios`: whether the app starts the service at launch.
+    mutating func ios(_ scenario: inout SystemScenario) {
+        scenario.restartAtLaunch = rng.chance(0.3)
+    }
+
+    /// Under `--os ios` the OS launches and expires on its own; the alphabet adds what
+    /// only iOS or the user does: the new conditions, termination, opening the app, the policy.
+    mutating func iosAction() -> SystemAction {
+        switch rng.below(100) {
+        case 0..<14: return .start
+        case 14..<20: return .stop
+        case 20..<25: return .launch(.refresh)
+        case 25..<28: return .launch(.processing)
+        case 28..<32: return .expire
+        case 32..<66:
+            let seconds = pick([1, 3, 5, 10, 28, 30, 60, 300, 600, 900, 1800, 3600, 14_400, 43_200])
+            return .advance(VirtualTime(seconds: Double(seconds))!)
+        case 66..<78:
+            switch rng.below(7) {
+            case 0: return .iosConditions(.init(batteryLevel: pick([1, 0.5, 0.2, 0.19, 0.05])))
+            case 1: return .iosConditions(.init(lowPowerMode: rng.chance(0.5)))
+            case 2: return .iosConditions(.init(deviceInUse: rng.chance(0.5)))
+            case 3: return .iosConditions(.init(base: .init(externalPower: rng.chance(0.5))))
+            case 4: return .iosConditions(.init(base: .init(networkConnected: rng.chance(0.6))))
+            case 5: return .iosConditions(.init(base: .init(autoLaunch: rng.chance(0.8))))
+            default:
+                let status: BackgroundRefreshStatus = pick([.available, .available, .denied])
+                return .iosConditions(.init(base: .init(backgroundRefreshStatus: status)))
+            }
+        case 78..<85: return .terminate(.system)
+        case 85..<89: return .terminate(.forceQuit)
+        case 89..<94: return .openApp
+        default:
+            switch rng.below(4) {
+            case 0:
+                return .policy(.init(
+                    seconds: ["refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0], refreshEarlyExpiryChance: 0))
+            case 1: return .policy(.init(refreshEarlyExpiryChance: 1))
+            case 2: return .policy(.init(seconds: ["watchdogGraceSecs": pick([0, 1, 5])]))
+            default: return .policy(.init(seconds: ["processingBudgetSecs": pick([10, 60, 600])]))
+            }
+        }
     }
 
     mutating func action() -> SystemAction {

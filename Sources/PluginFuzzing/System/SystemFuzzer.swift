@@ -16,11 +16,15 @@ public final class SystemFuzzer: Sendable {
         public var seconds: Double
         public var maxSteps: Int
         public var jobs: Int
+        /// `ios`: the plugin runs under `--os ios` (the launcher's arguments say so), and cases
+        /// draw from the ios alphabet and whether the app starts the service at launch.
+        public var os: OSMode
 
         public init(
             plugin: PluginLauncher, behaviour: HostBehaviour, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int,
-            jobs: Int
+            jobs: Int, os: OSMode = .manual
         ) {
+            self.os = os
             self.plugin = plugin
             self.behaviour = behaviour
             self.seed = seed

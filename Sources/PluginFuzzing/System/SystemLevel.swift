@@ -13,8 +13,10 @@ struct SystemLevel: FuzzLevel {
 
     func generate(seed: UInt64) -> SystemCase {
         var g = SystemCaseGenerator(seed: seed)
-        let scenario = g.scenario()
-        return SystemCase(scenario: scenario, actions: g.actions(max: configuration.maxSteps))
+        var scenario = g.scenario()
+        let ios = configuration.os == .ios
+        if ios { g.ios(&scenario) }
+        return SystemCase(scenario: scenario, actions: g.actions(max: configuration.maxSteps, ios: ios))
     }
 
     func run(_ c: SystemCase, on runner: inout SystemCaseRunner) -> SystemCase.Outcome {
@@ -81,6 +83,12 @@ struct SystemLevel: FuzzLevel {
         if current.scenario.scheduleSeed != nil, attempts < 600 {
             var candidate = current
             candidate.scenario.scheduleSeed = nil
+            if fails(candidate) { current = candidate }
+        }
+        // The app as its users write it: no start at launch.
+        if current.scenario.restartAtLaunch, attempts < 600 {
+            var candidate = current
+            candidate.scenario.restartAtLaunch = false
             if fails(candidate) { current = candidate }
         }
         // The violation may now come earlier: nothing after it matters.

@@ -23,6 +23,10 @@ public final class ArmedWait: Sendable {
     private let state = Mutex(State())
 
     init(client: BackgroundServiceClient, timeout: Duration? = nil) {
+        if client.lifetime?.isEnded == true {
+            state.withLock { $0.result = .failure(ProcessLifetime.terminated) }
+            return
+        }
         client.connection.start(method: WaitForCancel.name, params: nil, timeout: timeout) { [self] result in deliver(result) }
     }
 

@@ -35,24 +35,31 @@ public struct BackgroundServiceClient: Sendable {
     public let connection: PluginConnection
     /// The emulated operating system's controls.
     public var os: OperatingSystem { OperatingSystem(connection: connection) }
+    /// The app process this client belongs to, if it can end (``ProcessLifetime``):
+    /// once ended, every invoke fails with `terminated` and nothing is written.
+    public let lifetime: ProcessLifetime?
 
     /// Wraps an existing connection.
-    public init(connection: PluginConnection) {
+    public init(connection: PluginConnection, lifetime: ProcessLifetime? = nil) {
         self.connection = connection
+        self.lifetime = lifetime
     }
 
     /// Starts a plugin and connects to it.
     public init(plugin: PluginProcess.Options, options: PluginConnection.Options = .init()) throws(HostError) {
         connection = try PluginConnection(plugin: plugin, options: options)
+        lifetime = nil
     }
 
     /// `startKeepalive`: store the config and schedule both tasks.
     public func startKeepalive(_ config: StartKeepaliveConfig) async throws(HostError) {
+        try lifetime?.check()
         _ = try await connection.call(StartKeepalive.self, config.params)
     }
 
     /// `startKeepalive` with raw params (only the fields given).
     public func startKeepalive(_ params: StartKeepalive.Params) async throws(HostError) {
+        try lifetime?.check()
         _ = try await connection.call(StartKeepalive.self, params)
     }
 
@@ -60,6 +67,7 @@ public struct BackgroundServiceClient: Sendable {
     /// outcome here, not an error.
     public func waitForCancel(timeout: Duration? = nil) async throws(HostError) -> CancelSignal {
         do {
+            try lifetime?.check()
             _ = try await connection.call(WaitForCancel.self, EmptyParams(), timeout: timeout)
             return .resolved
         } catch {
@@ -70,16 +78,19 @@ public struct BackgroundServiceClient: Sendable {
 
     /// `completeBgTask(success)`.
     public func completeBgTask(success: Bool) async throws(HostError) {
+        try lifetime?.check()
         _ = try await connection.call(CompleteBgTask.self, .init(success: success))
     }
 
     /// `stopKeepalive`.
     public func stopKeepalive() async throws(HostError) {
+        try lifetime?.check()
         _ = try await connection.call(StopKeepalive.self, EmptyParams())
     }
 
     /// `cancelCancelListener`.
     public func cancelCancelListener() async throws(HostError) {
+        try lifetime?.check()
         _ = try await connection.call(CancelCancelListener.self, EmptyParams())
     }
 }

@@ -12,6 +12,8 @@ public final class VirtualHostClock: HostClock {
     private struct Sleeper {
         let deadline: VirtualTime
         let sequence: UInt64
+        /// The app process the sleeper belongs to (0: none); see ``endGroup(_:)``.
+        let group: UInt64
         let continuation: CheckedContinuation<Void, any Error>
     }
 
@@ -19,6 +21,8 @@ public final class VirtualHostClock: HostClock {
         var now = VirtualTime.zero
         var sleepers: [UInt64: Sleeper] = [:]
         var nextSequence: UInt64 = 0
+        /// Groups whose sleepers are woken with an error, now and from now on.
+        var endedGroups: Set<UInt64> = []
     }
 
     private let state = Mutex(State())
@@ -37,9 +41,20 @@ public final class VirtualHostClock: HostClock {
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     public func sleep(until deadline: VirtualTime) async throws {
+        // Not a call of the group version: one async layer fewer keeps host jobs' order as it was.
         let sequence = nextSequence()
         try await withTaskCancellationHandler {
-            try await suspend(until: deadline, sequence: sequence, cancellable: true)
+            try await suspend(until: deadline, sequence: sequence, group: 0, cancellable: true)
+        } onCancel: {
+            cancel(sequence)
+        }
+    }
+
+    /// ``sleep(until:)`` as a member of `group` (an app process): ``endGroup(_:)`` wakes it with an error.
+    public func sleep(until deadline: VirtualTime, group: UInt64) async throws {
+        let sequence = nextSequence()
+        try await withTaskCancellationHandler {
+            try await suspend(until: deadline, sequence: sequence, group: group, cancellable: true)
         } onCancel: {
             cancel(sequence)
         }
@@ -48,7 +63,25 @@ public final class VirtualHostClock: HostClock {
     /// Suspends until `deadline`, whether or not the task is cancelled meanwhile
     /// (a service that never checks its token). Throws only when the clock shuts down.
     public func sleepIgnoringCancellation(until deadline: VirtualTime) async throws {
-        try await suspend(until: deadline, sequence: nextSequence(), cancellable: false)
+        try await suspend(until: deadline, sequence: nextSequence(), group: 0, cancellable: false)
+    }
+
+    /// ``sleepIgnoringCancellation(until:)`` as a member of `group`: ``endGroup(_:)`` still ends it.
+    public func sleepIgnoringCancellation(until deadline: VirtualTime, group: UInt64) async throws {
+        try await suspend(until: deadline, sequence: nextSequence(), group: group, cancellable: false)
+    }
+
+    /// Ends `group` (its app process is gone): each of its sleepers wakes with
+    /// `CancellationError`, and so does every later sleep in it, so no task of a dead
+    /// process waits on the clock for ever.
+    public func endGroup(_ group: UInt64) {
+        let sleepers: [Sleeper] = state.withLock { s in
+            s.endedGroups.insert(group)
+            let ended = s.sleepers.values.filter { $0.group == group }.sorted { $0.sequence < $1.sequence }
+            for e in ended { s.sleepers.removeValue(forKey: e.sequence) }
+            return ended
+        }
+        for sleeper in sleepers { sleeper.continuation.resume(throwing: CancellationError()) }
     }
 
     private func nextSequence() -> UInt64 {
@@ -58,13 +91,16 @@ public final class VirtualHostClock: HostClock {
         }
     }
 
-    private func suspend(until deadline: VirtualTime, sequence: UInt64, cancellable: Bool) async throws {
+    private func suspend(until deadline: VirtualTime, sequence: UInt64, group: UInt64, cancellable: Bool) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let wakeNow: Bool = state.withLock { s in
+            let wakeNow: Bool? = state.withLock { s in
+                if group != 0, s.endedGroups.contains(group) { return nil }
                 if deadline <= s.now { return true }
-                s.sleepers[sequence] = Sleeper(deadline: deadline, sequence: sequence, continuation: continuation)
+                s.sleepers[sequence] = Sleeper(
+                    deadline: deadline, sequence: sequence, group: group, continuation: continuation)
                 return false
             }
+            guard let wakeNow else { return continuation.resume(throwing: CancellationError()) }
             if wakeNow { continuation.resume() }
             // Cancelled before the sleeper was registered: onCancel found nothing to cancel.
             if cancellable, Task.isCancelled { cancel(sequence) }

@@ -11,6 +11,7 @@ extension SystemSimulation {
                 s.origins[r.id] = s.origin
                 // Only the host's own calls are waited for between jobs; the driver's calls block it.
                 if s.origin == .rust, r.method != WaitForCancel.name { s.inFlight[r.id] = r.method }
+                if s.origin == .rust { s.callOwner[r.id] = s.processes.count }
                 // A time step's own request is stamped when it is sent; what it causes, when it happens.
                 let time = r.method == OSAdvanceTime.name ? clock.now : max(s.stamp, clock.now)
                 s.timeline.append(TimelineEntry(time: time, kind: .request(r, s.origin)))
@@ -25,6 +26,7 @@ extension SystemSimulation {
                 s.events.append(n)
                 s.timeline.append(TimelineEntry(time: max(s.stamp, clock.now), kind: .event(n)))
             }
+            lifecycle(n)
         case .settled:
             break
         case .stderr(let line):

@@ -38,8 +38,23 @@ extension SystemSimulation {
     /// An `os/` control; `-32002`-style refusals come back as `.failure`.
     @discardableResult
     public func os<M: RPCMethod>(_ method: M.Type, _ params: M.Params) throws(SimulationError) -> Result<M.Result, HostError> {
+        switch try os(method: M.name, params: PluginConnection.encode(params)) {
+        case .failure(let e): return .failure(e)
+        case .success(let raw):
+            do {
+                return .success(try PluginConnection.decode(M.self, raw))
+            } catch {
+                throw .host(error)
+            }
+        }
+    }
+
+    /// An `os/` control by name with raw params (members a typed method lacks, such as
+    /// `--os ios`'s conditions); refusals come back as `.failure`.
+    @discardableResult
+    public func os(method: String, params: JSONValue?) throws(SimulationError) -> Result<JSONValue, HostError> {
         do {
-            return .success(try call(method, params, origin: .os))
+            return .success(try callRaw(method: method, params: params, origin: .os))
         } catch {
             if let e = error.hostError, e.rpcCode != nil { return .failure(e) }
             throw error
@@ -48,9 +63,16 @@ extension SystemSimulation {
 
     /// A raw request (any method, any params).
     public func callRaw(method: String, params: JSONValue?, origin: Origin) throws(SimulationError) -> JSONValue {
+        try callRaw(method: method, params: params, origin: origin, settle: true)
+    }
+
+    /// A raw request; with `settle` false the host does not run after the answer (the caller runs it).
+    func callRaw(method: String, params: JSONValue?, origin: Origin, settle: Bool) throws(SimulationError)
+        -> JSONValue
+    {
         shared.withLock { $0.origin = origin }
         let outcome = Result { () throws(HostError) in
-            try client.connection.callBlocking(method: method, params: params, timeout: options.answerTimeout)
+            try baseClient.connection.callBlocking(method: method, params: params, timeout: options.answerTimeout)
         }
         shared.withLock { $0.origin = .rust }
         let result: JSONValue
@@ -61,7 +83,7 @@ extension SystemSimulation {
             throw .host(error)
         }
         if method == OSAdvanceTime.name, let now = try? OSAdvanceTime.Result(json: result).now { pluginNow = now }
-        try runUntilIdle()
+        if settle { try runUntilIdle() }
         return result
     }
 

@@ -19,7 +19,12 @@ extension SystemSimulation {
             let step = max(stepTo, now)
             stampTimeline(step)
             if step > pluginNow || pluginDue.map({ $0 <= step }) == true {
-                _ = try call(OSAdvanceTime.self, .init(duration: VirtualTime(nanoseconds: step.nanoseconds - pluginNow.nanoseconds)), origin: .os)
+                let duration = VirtualTime(nanoseconds: step.nanoseconds - pluginNow.nanoseconds)
+                // Under --os ios the host's clock reaches the step before the host reacts to what
+                // the OS did then (a process it started runs its code at that time).
+                _ = try callRaw(
+                    method: OSAdvanceTime.name, params: OSAdvanceTime.Params(duration: duration).json, origin: .os,
+                    settle: info.os != .ios)
             }
             clock.advance(to: step)
             try runUntilIdle()
@@ -38,9 +43,13 @@ extension SystemSimulation {
 
     /// When the plugin next has something to do on its own, from its state: the
     /// safety timer, or (with autoLaunch) the first eligible request; and when the
-    /// running refresh task's budget ends, if the OS enforces one.
+    /// running refresh task's budget ends, if the OS enforces one. Under `--os ios`,
+    /// `plugin/state`'s `ios.nextEventAt`.
     func pluginNextDue() throws(SimulationError) -> (VirtualTime?, VirtualTime?) {
         let state = try pluginState()
+        // Under --os ios the OS acts on its own (launches, budgets, the watchdog): only
+        // the plugin knows when, and says so in ios.nextEventAt.
+        if let ios = state.ios { return (ios.nextEventAt, nil) }
         var due = state.safetyTimerDeadline
         if state.conditions.autoLaunch, state.activeTask == nil {
             for r in state.pendingRequests {

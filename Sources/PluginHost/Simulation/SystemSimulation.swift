@@ -39,16 +39,24 @@ public final class SystemSimulation: @unchecked Sendable {
         /// The order host jobs run in: nil for oldest first, else drawn from this seed.
         public var scheduleSeed: UInt64?
         /// When set, the emulated OS expires an app-refresh task this long after its
-        /// launch if it is still running, as iOS does (about 30 s).
+        /// launch if it is still running, as iOS does (about 30 s). Ignored under
+        /// `--os ios`, whose OS keeps its own budgets.
         public var refreshBudget: VirtualTime?
+        /// Under `--os ios`: whether the app's own code starts the service at every
+        /// launch of the app (with this config), or not (nil, the default: the plugin's
+        /// iOS side has no auto-restart, and its users start the service from app code,
+        /// so a new process's service manager stays idle). See docs/host.md.
+        public var appStartsServiceAtLaunch: StartKeepaliveConfig?
 
         /// Creates options.
         public init(
             plugin: PluginLauncher, behaviour: HostBehaviour = .seed,
             serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10),
-            scheduleSeed: UInt64? = nil, refreshBudget: VirtualTime? = nil
+            scheduleSeed: UInt64? = nil, refreshBudget: VirtualTime? = nil,
+            appStartsServiceAtLaunch: StartKeepaliveConfig? = nil
         ) {
             self.refreshBudget = refreshBudget
+            self.appStartsServiceAtLaunch = appStartsServiceAtLaunch
             self.plugin = plugin
             self.behaviour = behaviour
             self.serviceFactory = serviceFactory
@@ -69,14 +77,28 @@ public final class SystemSimulation: @unchecked Sendable {
         /// The time entries are stamped with: the host clock, or during a plugin
         /// time step the time the step goes to (everything in it happens then).
         var stamp = VirtualTime.zero
+        /// App processes, the first one first; the last is the current one.
+        var processes: [HostAppProcess] = []
+        /// Which process wrote each host call.
+        var callOwner: [RequestID: Int] = [:]
+        var terminations: [AppTermination] = []
+        var relaunches: [AppRelaunch] = []
+        /// A service was running when a process ended and no process has started one since.
+        var serviceMeantToRun = false
     }
 
     public let executor: ManualExecutor
     public let clock = VirtualHostClock()
     /// The plugin end: owned by this simulation, or shared by one after another.
     public let plugin: SimulationPlugin
-    public let client: BackgroundServiceClient
-    public let manager: ServiceManager
+    /// The plugin's client, not tied to an app process (probes, OS controls).
+    let baseClient: BackgroundServiceClient
+    /// The current app process's client.
+    public var client: BackgroundServiceClient { currentProcess.client }
+    /// The current app process's service manager.
+    public var manager: ServiceManager { currentProcess.manager }
+    /// The current app process.
+    public var currentProcess: HostAppProcess { shared.withLock { $0.processes.last! } }
     /// What the plugin said about itself.
     public private(set) var info: Initialize.Result!
     let shared = Mutex(Shared())
@@ -98,16 +120,8 @@ public final class SystemSimulation: @unchecked Sendable {
     public init(options: Options, plugin: SimulationPlugin) throws(SimulationError) {
         self.options = options
         self.plugin = plugin
-        client = plugin.client
+        baseClient = plugin.client
         executor = ManualExecutor(scheduleSeed: options.scheduleSeed)
-        let sink = ServiceEventSink()
-        manager = ServiceManager(
-            client: client, factory: options.serviceFactory,
-            configuration: .init(
-                behaviour: options.behaviour, clock: clock, executor: executor,
-                onEvent: { sink.forward($0) }, log: { sink.log($0) }))
-        sink.target = { [weak self] in self?.append(.service($0)) }
-        sink.logTarget = { [weak self] in self?.append(.note("log: \($0)")) }
         try plugin.prepare(answerTimeout: options.answerTimeout)
         plugin.relay.attach(
             tap: { [weak self] in self?.tapped($0) },
@@ -115,6 +129,8 @@ public final class SystemSimulation: @unchecked Sendable {
                 if let self { self.arrived(id, completion) } else { completion() }
             })
         info = try call(Initialize.self, .init(events: true), origin: .harness)
+        let first = makeProcess(number: 1, cause: .user)
+        shared.withLock { $0.processes = [first] }
     }
 
     /// The refresh task's identifier.

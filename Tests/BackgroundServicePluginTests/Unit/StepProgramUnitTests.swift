@@ -116,7 +116,7 @@ struct StepProgramUnitTests {
             events: EventRecorder().sink, monotonicNanoseconds: { 0 }
         ).plugin
         #expect(plugin.mutations.isEmpty)
-        #expect(Fault.allCases.filter { !PortMutants.mutations($0, plugin).isEmpty }.count == 14)
+        #expect(Fault.allCases.filter { !PortMutants.mutations($0, plugin).isEmpty }.count == 15)
     }
 
     /// The port's files hold the seed's methods without a fault check (issue 15 item 2).
