@@ -23,7 +23,7 @@ extension PluginCase {
                 let params = PluginDispatchSchedule.Params(choices: choices).json
                 script.append(.request(.string("~schedule-\(k)"), PluginDispatchSchedule.name, params))
                 script.append(step)
-                script.append(.request(.string("~state-\(k)"), PluginStateMethod.name))
+                script.append(.request(.string("~after-\(k)"), PluginStateMethod.name))
                 script.append(.request(.string("~step-\(k)"), PluginDispatchSchedule.name, .object([:])))
             } else {
                 script.append(step)
@@ -55,7 +55,7 @@ extension PluginCase {
         var states: [JSONValue?] = Array(repeating: nil, count: steps.count)
         let reset = Array(#"{"id":"~reset-\#(resetID)""#.utf8)
         let schedule = Array(#"{"id":"~schedule-"#.utf8)
-        let state = Array(#"{"id":"~state-"#.utf8)
+        let state = Array(#"{"id":"~after-"#.utf8)
         let marker = Array(#"{"id":"~step-"#.utf8)
         var k = -1
         for frame in frames {

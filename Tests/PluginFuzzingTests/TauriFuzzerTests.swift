@@ -120,6 +120,26 @@ struct TauriFuzzerTests {
         #expect(cancel.last?["id"] == .number(4))
     }
 
+    /// Exhaustive mode at depth 3: both races among the one-preemption schedules of the race
+    /// letters (`start`, `launch-refresh`, then the race); none under `strict`.
+    @Test(arguments: Profile.allCases)
+    func exhaustiveModeFindsTheRaces(profile: Profile) async throws {
+        let failures = try await onThread { () throws -> [String: [FuzzStep]] in
+            let driver = try PluginDriver(plugin: .inProcess(arguments: Self.arguments(profile)))
+            defer { driver.close() }
+            let explorer = ExhaustiveExplorer(
+                driver: driver, profile: profile, progress: FuzzProgress(quiet: true), dispatch: .tauri)
+            _ = try explorer.explore(depth: 3)
+            return explorer.failures
+        }
+        if profile == .strict {
+            #expect(failures.isEmpty, "\(failures.keys.sorted())")
+        } else {
+            #expect(Set(failures.keys) == ["os/violation exactly-once", "os/violation invoke.never-answered"])
+            #expect(failures.values.allSatisfy { $0.count == 3 && $0.last?.members != nil })
+        }
+    }
+
     /// Under `seed` the orders a checker tries keep each queue's own order.
     @Test func interleavingsKeepEachQueuesOrder() {
         let members: [ReferenceModel.Input] = [
