@@ -133,6 +133,7 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
             progress.update(cases: totals.0, steps: totals.1, findings: totals.2, states: nil)
             let signatures = level.signatures(outcome)
             guard !signatures.isEmpty else { continue }
+            let seenAt = Date().timeIntervalSince(start)
             try level.recover(&runner, after: outcome)
             for signature in signatures where state.withLock({ $0.findings[signature] == nil }) {
                 let finding = level.shrink(c, signature: signature, caseSeed: seed, on: &runner)
@@ -141,7 +142,7 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
                     s.findings[signature] = finding
                     return true
                 }
-                if isNew { progress.finding(signature, seed: seed) }
+                if isNew { progress.finding(signature, seed: seed, after: seenAt) }
             }
         }
     }

@@ -39,11 +39,13 @@ public final class FuzzProgress: Sendable {
         if let line { draw(line) }
     }
 
-    /// Announces a finding on its own line.
-    public func finding(_ signature: String, seed: UInt64) {
+    /// Announces a finding on its own line; `after`: seconds into the run when the
+    /// case that first showed it ended (before shrinking).
+    public func finding(_ signature: String, seed: UInt64, after: Double? = nil) {
         guard !quiet else { return }
         if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        FileHandle.standardError.write(Data("finding (case seed \(seed)): \(signature)\n".utf8))
+        let when = after.map { String(format: ", first seen after %.2f s", $0) } ?? ""
+        FileHandle.standardError.write(Data("finding (case seed \(seed)\(when)): \(signature)\n".utf8))
     }
 
     /// Ends the progress line.

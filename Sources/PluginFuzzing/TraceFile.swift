@@ -20,7 +20,7 @@ public struct TraceFile: Sendable {
         public var finding: String
         public var explanation: String
         public var pluginArguments: [String]
-        /// System level: the job schedule seed and the service script.
+        /// System level: the scenario (services, config, pool, race orders) and the violations.
         public var extra: [String: JSONValue]
 
         public var json: JSONValue {

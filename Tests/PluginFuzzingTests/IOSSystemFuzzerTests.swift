@@ -16,7 +16,7 @@ struct IOSSystemFuzzerTests {
             environment: fault.map { ["BSP_FAULT": $0] } ?? [:], stderrPrefix: "")
     }
 
-    static func scenario(runSeconds: Double, restartAtLaunch: Bool = false, scheduleSeed: UInt64? = nil)
+    static func scenario(runSeconds: Double, restartAtLaunch: Bool = false, races: RacePlan = RacePlan())
         -> SystemScenario
     {
         var s = SystemScenario(
@@ -24,7 +24,7 @@ struct IOSSystemFuzzerTests {
                 .init(initSeconds: 0, initFails: false, runSeconds: runSeconds, outcome: .success, onCancel: .throwError)
             ],
             safetyTimeout: 28, processingSafetyTimeout: 0, listenerTimeout: 14_400, earliestMinutes: 15,
-            scheduleSeed: scheduleSeed)
+            races: races)
         s.restartAtLaunch = restartAtLaunch
         return s
     }
@@ -52,21 +52,14 @@ struct IOSSystemFuzzerTests {
     }
 
     @Test func droppedWaitAfterTerminationIsI2() async throws {
-        // Two starts whose job order makes the seed plugin drop the first listener's waitForCancel (D1; the
-        // first schedule is the fuzzer's, the others in case a build orders jobs differently); the
-        // termination answers what the plugin holds, not the dropped call.
-        let schedules: [UInt64] = [5_111_538_566_971_744_987] + Array(1...40)
-        let found = try await onThread { () -> (Set<Invariant>, SystemCase)? in
-            for schedule in schedules {
-                let c = SystemCase(
-                    scenario: Self.scenario(runSeconds: 0, scheduleSeed: schedule),
-                    actions: [.start, .start, .terminate(.system)])
-                let seen = invariants(c, .seed)
-                if seen.contains(.d1) { return (seen, c) }
-            }
-            return nil
-        }
-        let (seen, c) = try #require(found, "no job order dropped a waitForCancel")
+        // Run 1's completeBgTask is written before its listener's waitForCancel (completion-first), so run
+        // 2's listener makes the seed plugin drop that invoke (D1); the termination answers what the
+        // plugin holds, not the dropped call.
+        let c = SystemCase(
+            scenario: Self.scenario(runSeconds: 0, races: RacePlan(choices: [.listenerVsCompletion: [.second]])),
+            actions: [.start, .start, .terminate(.system)])
+        let seen = try await onThread { invariants(c, .seed) }
+        #expect(seen.contains(.d1))
         #expect(seen.contains(.i2))
         #expect(try await onThread { !invariants(c, .strict).contains(.i2) })
     }

@@ -22,6 +22,8 @@ struct SystemFuzzerTests {
         let findings = try await onThread { f.run() }
         let invariants = Set(findings.compactMap { $0.violation?.invariant })
         #expect(invariants.contains(.d5), "a launch while no service runs: \(findings.map(\.signature))")
+        #expect(
+            invariants.isSuperset(of: [.d1, .d7]), "the thread leak and the pool's end: \(findings.map(\.signature))")
         for finding in findings {
             #expect(finding.systemCase.actions.count <= 8, "\(finding.signature) shrunk only to \(finding.systemCase.actions.count) steps")
             // The shrunk case still breaks the same invariant.

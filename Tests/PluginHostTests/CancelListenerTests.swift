@@ -66,10 +66,14 @@ struct CancelListenerTests {
         }
     }
 
-    /// Plays: start (a run that ends at once), 50 s, start again, 50 s; returns the
-    /// simulation after the given schedule.
-    func staleListenerScenario(behaviour: HostBehaviour, profile: Profile, schedule: UInt64) throws -> SystemSimulation {
-        let sim = try makeSimulation(behaviour: behaviour, profile: profile, scheduleSeed: schedule, factory: services([SyncService(runSeconds: 0), SyncService(runSeconds: 1000)]))
+    /// Plays: start (a run that ends at once, its listener and completion racing as
+    /// `first` says), 50 s, start again, 50 s.
+    func staleListenerScenario(
+        behaviour: HostBehaviour, profile: Profile, first: Race.Side
+    ) throws -> SystemSimulation {
+        let sim = try makeSimulation(
+            behaviour: behaviour, profile: profile, races: RacePlan(choices: [.listenerVsCompletion: [first]]),
+            factory: services([SyncService(runSeconds: 0), SyncService(runSeconds: 1000)]))
         var config = StartKeepaliveConfig()
         config.iosCancelListenerTimeoutSecs = 100
         _ = try sim.start(config)
@@ -80,34 +84,36 @@ struct CancelListenerTests {
     }
 
     @Test func seedStaleListenerStopsANewerRun() async throws {
-        // The seed defect behind invariant D3. When run 1 ends before its listener's
-        // waitForCancel is written (a race the Rust side really has), that invoke stays
-        // pending; run 2's listener replaces it (the seed drops it unanswered), and
-        // when listener 1 times out it cancels listener 2 and stops run 2.
+        // The seed defect behind invariant D3. When run 1's completion reaches the plugin
+        // before its listener's waitForCancel (the race listener-vs-completion), that
+        // invoke stays pending; run 2's listener replaces it (the seed drops it
+        // unanswered), and when listener 1 times out it cancels listener 2 and stops run 2.
         try await onThread {
-            var exhibited = 0
-            for schedule in UInt64(0)..<40 {
-                let sim = try staleListenerScenario(behaviour: .seed, profile: .seed, schedule: schedule)
-                defer { sim.closeAndCheckReaped() }
-                let requests = sim.rustRequests
-                guard requests.starts(with: ["startKeepalive", "completeBgTask", "waitForCancel"]) else { continue }
-                exhibited += 1
-                #expect(try sim.pluginState().counters.dropped == 1)
-                #expect(sim.serviceEvents.contains(.stopRequested(.listenerTimedOut(generation: 1))))
-                #expect(try sim.status().isRunning == false, "run 2 survived the stale stop")
-            }
-            #expect(exhibited > 0, "no schedule ended run 1 before its listener was armed")
+            let sim = try staleListenerScenario(behaviour: .seed, profile: .seed, first: .second)
+            defer { sim.closeAndCheckReaped() }
+            #expect(sim.raceRecords.first == RaceRecord(race: .listenerVsCompletion, run: 1, first: .second))
+            #expect(sim.rustRequests.starts(with: ["startKeepalive", "completeBgTask", "waitForCancel"]))
+            #expect(try sim.pluginState().counters.dropped == 1)
+            #expect(sim.serviceEvents.contains(.stopRequested(.listenerTimedOut(generation: 1))))
+            #expect(try sim.status().isRunning == false, "run 2 survived the stale stop")
+            // The other order: run 1's completion rejects its own listener, run 2 lives on.
+            let other = try staleListenerScenario(behaviour: .seed, profile: .seed, first: .first)
+            defer { other.closeAndCheckReaped() }
+            #expect(other.raceRecords == [RaceRecord(race: .listenerVsCompletion, run: 1, first: .first)])
+            #expect(other.rustRequests.starts(with: ["startKeepalive", "waitForCancel", "completeBgTask"]))
+            #expect(try other.status().isRunning)
         }
     }
 
-    @Test func strictNeverLetsAStaleListenerStopANewerRun() async throws {
+    @Test(arguments: [Race.Side.first, .second])
+    func strictNeverLetsAStaleListenerStopANewerRun(first: Race.Side) async throws {
         try await onThread {
-            for schedule in UInt64(0)..<40 {
-                let sim = try staleListenerScenario(behaviour: .strict, profile: .strict, schedule: schedule)
-                defer { sim.closeAndCheckReaped() }
-                #expect(try sim.pluginState().counters.dropped == 0)
-                #expect(try sim.status().isRunning, "schedule \(schedule): run 2 was stopped")
-            }
+            let sim = try staleListenerScenario(behaviour: .strict, profile: .strict, first: first)
+            defer { sim.closeAndCheckReaped() }
+            // Strict writes the listener's waitForCancel before the service exists: no race.
+            #expect(sim.raceRecords.isEmpty)
+            #expect(try sim.pluginState().counters.dropped == 0)
+            #expect(try sim.status().isRunning, "run 2 was stopped")
         }
     }
 

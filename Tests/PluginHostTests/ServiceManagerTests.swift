@@ -116,18 +116,19 @@ struct ServiceManagerTests {
             let sim = try makeSimulation(faults: "reject-start-keepalive") { SyncService(runSeconds: 100) }
             defer { sim.closeAndCheckReaped() }
             let recorded = Box<[Bool]>([])
+            // The actor's own Start, after a SetOnComplete of the test's choosing.
             try sim.host { await $0.setOnComplete { success in recorded.update { $0.append(success) } } }
-            let failure = try sim.start()
+            let failure = try sim.startCommand()
             guard failure?.code == .keepaliveFailed, let error = failure?.hostError else {
                 Issue.record("start did not fail with keepaliveFailed")
                 return
             }
             #expect(error.rpcCode == .internalError)
-            let status = try sim.status()
-            #expect(!status.isRunning && status.generation == 1 && status.lastError != nil)
+            // Rolled back to idle; the last error was cleared by the start and stays cleared.
+            #expect(try sim.status() == ServiceStatus(state: .idle, lastError: nil, generation: 1, isRunning: false))
             #expect(sim.serviceEvents.contains(.rolledBack(generation: 1)))
             #expect(sim.rustRequests == ["startKeepalive"], "no service and no listener after a failed start")
-            // The previous completion callback is back in place.
+            // The callback the start took is back in its slot.
             try sim.host { await $0.onComplete?(true) }
             #expect(recorded.get == [true])
         }

@@ -7,15 +7,18 @@ import Testing
 
 /// A simulation against the built plugin, on the virtual clock.
 func makeSimulation(
-    behaviour: HostBehaviour = .seed, profile: Profile = .seed, faults: String? = nil, scheduleSeed: UInt64? = nil,
-    factory: @escaping @Sendable () -> any BackgroundService
+    behaviour: HostBehaviour = .seed, profile: Profile = .seed, faults: String? = nil, races: RacePlan = RacePlan(),
+    blockingThreads: Int = BlockingPool.tokioDefault, factory: @escaping @Sendable () -> any BackgroundService
 ) throws -> SystemSimulation {
     var env: [String: String] = [:]
     if let faults { env["BSP_FAULT"] = faults }
     let plugin = PluginLauncher(
         executable: Binaries.plugin, arguments: ["--profile", profile.rawValue], environment: env,
         stderrPrefix: "[plugin] ")
-    return try SystemSimulation(options: .init(plugin: plugin, behaviour: behaviour, serviceFactory: factory, scheduleSeed: scheduleSeed))
+    return try SystemSimulation(
+        options: .init(
+            plugin: plugin, behaviour: behaviour, serviceFactory: factory, races: races,
+            blockingThreads: blockingThreads))
 }
 
 extension SystemSimulation {
@@ -24,6 +27,18 @@ extension SystemSimulation {
         try hostValue { manager -> ServiceError? in
             do throws(ServiceError) {
                 try await manager.start(config)
+                return nil
+            } catch {
+                return error
+            }
+        }
+    }
+
+    /// The actor's `Start` command alone (no `SetOnComplete`, no listener); the error as a value.
+    func startCommand(_ config: StartKeepaliveConfig = StartKeepaliveConfig()) throws -> ServiceError? {
+        try hostValue { manager -> ServiceError? in
+            do throws(ServiceError) {
+                _ = try await manager.startCommand(config)
                 return nil
             } catch {
                 return error

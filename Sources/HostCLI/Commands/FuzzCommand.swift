@@ -12,9 +12,10 @@ enum FuzzCommand {
         --level plugin: random step sequences, every reply compared with a reference
         model of the contract. --level system: the emulated Rust side (service manager,
         listener, a sample service with random timings) against the plugin on one virtual
-        clock, with random OS events and job schedules; the invariants of REFERENCE.md
-        part D checked after every step. Every failure is shrunk to a minimal sequence and
-        written to --out as a replayable trace (see plugin-host replay).
+        clock, with random OS events, blocking-pool sizes and race orders; the invariants
+        of REFERENCE.md part D (and the blocking pool's, D7) checked after every step.
+        Every failure is shrunk to a minimal sequence and written to --out as a replayable
+        trace (see plugin-host replay).
 
         options:
           --plugin PATH|builtin  plugin binary (default: background-service-plugin beside plugin-host);

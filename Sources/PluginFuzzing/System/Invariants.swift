@@ -1,25 +1,38 @@
 import HostProtocol
 import PluginHost
 
-/// The whole-system invariants of REFERENCE.md part D, as the system fuzzer
-/// checks them after every step (see docs/fuzzing.md for how each is read).
+/// The whole-system invariants of REFERENCE.md part D, plus the blocking pool's
+/// (D7), as the system fuzzer checks them after every step (docs/fuzzing.md).
 public enum Invariant: String, Sendable, CaseIterable, Comparable {
-    case d1 = "D1", d2 = "D2", d3 = "D3", d4 = "D4", d5 = "D5", d6 = "D6"
+    case d1 = "D1", d2 = "D2", d3 = "D3", d4 = "D4", d5 = "D5", d6 = "D6", d7 = "D7"
     /// Under `--os ios` (docs/fuzzing.md): the watchdog, termination, relaunch.
     case i1 = "I1", i2 = "I2", i3 = "I3"
 
     /// The invariant's statement.
     public var statement: String {
         switch self {
-        case .d1: "every request the host sends gets exactly one answer, or the host knows it will never get one and can say why; no host task waits forever"
+        case .d1:
+            "every request the host sends gets exactly one answer, or the host knows it will never get one and can"
+                + " say why; no host thread or task waits forever"
         case .d2: "every launched background task is completed exactly once, before the system would kill the app"
         case .d3: "a Stop caused by an old service run never stops a newer run"
         case .d4: "while the service is meant to be running, the next background launch stays scheduled"
         case .d5: "a background launch while no service runs is not left hanging until a timer"
-        case .d6: "the plugin and the host agree about whether a task is active and whether a cancel listener is pending"
+        case .d6:
+            "the plugin and the host agree about whether a task is active and whether a cancel listener is pending"
+        case .d7: "the blocking pool never runs out: every cancel listener gets a thread to wait on"
         case .i1: "no watchdog kill is caused by the host: every expired task is completed within the grace period"
         case .i2: "after a termination, no host call waits for ever"
         case .i3: "a service meant to run resumes after the app is launched again, or the host says why not"
+        }
+    }
+
+    /// How it is checked, when that is narrower than the statement.
+    public var check: String {
+        switch self {
+        case .d1: "no blocking thread waits on an invoke the plugin no longer holds"
+        case .d7: "no spawn_blocking closure waits for a thread"
+        default: statement
         }
     }
 
@@ -51,33 +64,13 @@ struct InvariantChecker {
 
     /// Everything broken now. `expired` lists the tasks whose expiration handler ran in this step.
     mutating func check(
-        plugin s: PluginStateSnapshot, status: ServiceStatus, hostWaits: [RequestID], serviceEvents: [ServiceEvent],
+        plugin s: PluginStateSnapshot, status: ServiceStatus, bridge: BridgeSnapshot, serviceEvents: [ServiceEvent],
         expired: [PluginStateSnapshot.ActiveTask]
     ) -> [Violation] {
-        var found: [Violation] = []
-        // D3: a stop from a listener of an earlier run that was carried out.
-        let newEvents = Array(serviceEvents.dropFirst(eventsSeen))
+        var found = staleStops(Array(serviceEvents.dropFirst(eventsSeen)))
         eventsSeen = serviceEvents.count
-        for (i, e) in newEvents.enumerated() {
-            if case .startRequested(let g) = e { generation = g }
-            guard case .stopRequested(let origin) = e, let g = origin.generation, g != generation else { continue }
-            let next = i + 1 < newEvents.count ? newEvents[i + 1] : nil
-            var carriedOut = true
-            if case .stopIgnored? = next { carriedOut = false }
-            if case .stopFailed? = next { carriedOut = false }
-            if carriedOut {
-                let how = if case .listenerTimedOut = origin { "timed out" } else { "resolved" }
-                found.append(Violation(invariant: .d3, cause: "the cancel listener of an earlier run (\(how)) stopped the current run",
-                                       detail: "a stop requested by \(origin) stopped run \(generation)"))
-            }
-        }
-        // D1: a host call the plugin will never answer.
-        let pluginHolds = s.cancelInvokePending == true ? s.pendingCancelInvoke : nil
-        for id in hostWaits where id != pluginHolds || s.cancelInvokePending != true {
-            let why = (s.counters.dropped ?? 0) > 0 ? "the plugin dropped it when a newer waitForCancel arrived" : "the plugin does not hold it"
-            found.append(Violation(invariant: .d1, cause: "a waitForCancel the plugin no longer holds is still awaited",
-                                   detail: "the host still waits for request \(id) (waitForCancel); \(why), so no answer will come"))
-        }
+        let held = s.cancelInvokePending == true ? s.pendingCancelInvoke : nil
+        found += threads(bridge, held: held)
         // D2: exactly once, and promptly after expiration.
         // (Under --os ios the watchdog's kills are violations too: I1 reads them.)
         let exactlyOnce = s.counters.violations - (s.counters.watchdogKills ?? 0)
@@ -88,8 +81,11 @@ struct InvariantChecker {
         }
         violationsSeen = exactlyOnce
         if let active = s.activeTask, expired.contains(active) {
-            found.append(Violation(invariant: .d2, cause: "a task was not completed when its expiration handler ran",
-                                   detail: "\(active.identifier) (launched at \(active.launchedAt.decimalSeconds) s) is still running after its expiration handler; iOS would kill the app"))
+            found.append(
+                Violation(
+                    invariant: .d2, cause: "a task was not completed when its expiration handler ran",
+                    detail: "\(active.identifier) (launched at \(active.launchedAt.decimalSeconds) s) is still"
+                        + " running after its expiration handler; iOS would kill the app"))
         }
         // D4: while running, a scheduled launch must stay scheduled.
         if status.isRunning {
@@ -98,24 +94,91 @@ struct InvariantChecker {
             if scheduledRuns.contains(run), s.activeTask == nil, s.pendingRequests.isEmpty,
                 s.conditions.backgroundRefreshStatus == .available
             {
-                found.append(Violation(invariant: .d4, cause: "no background launch is scheduled while the service runs",
-                                       detail: "run \(status.generation) is running, no task is active and no request is pending"))
+                found.append(
+                    Violation(
+                        invariant: .d4, cause: "no background launch is scheduled while the service runs",
+                        detail: "run \(status.generation) is running, no task is active and no request is pending"))
             }
         }
         // D5: a task running while no service runs.
         if !status.isRunning, let task = s.activeTask {
-            found.append(Violation(invariant: .d5, cause: "a \(task.kind.rawValue) task launched while no service runs is left running",
-                                   detail: "\(task.identifier) (launched at \(task.launchedAt.decimalSeconds) s) is running with no service to do its work or complete it; only a timer or expiration will end it"))
+            found.append(
+                Violation(
+                    invariant: .d5,
+                    cause: "a \(task.kind.rawValue) task launched while no service runs is left running",
+                    detail: "\(task.identifier) (launched at \(task.launchedAt.decimalSeconds) s) is running with no"
+                        + " service to do its work or complete it; only a timer or expiration will end it"))
         }
-        // D6: agreement about the cancel listener, and a listener for a running task.
-        let pluginHasListener = s.cancelInvokePending == true
-        if hostWaits.count > 1 || (hostWaits.isEmpty && pluginHasListener) {
-            found.append(Violation(invariant: .d6, cause: "host and plugin disagree about the pending cancel listener",
-                                   detail: "the host waits on \(hostWaits.count) waitForCancel call(s); the plugin holds \(pluginHasListener ? "one" : "none")"))
+        found += listeners(bridge, held: held, status: status, plugin: s)
+        return found
+    }
+
+    /// D3: a stop from a listener of an earlier run that was carried out.
+    private mutating func staleStops(_ newEvents: [ServiceEvent]) -> [Violation] {
+        var found: [Violation] = []
+        for (i, e) in newEvents.enumerated() {
+            if case .startRequested(let g) = e { generation = g }
+            guard case .stopRequested(let origin) = e, let g = origin.generation, g != generation else { continue }
+            let next = i + 1 < newEvents.count ? newEvents[i + 1] : nil
+            if case .stopIgnored? = next { continue }
+            if case .stopFailed? = next { continue }
+            let how = if case .listenerTimedOut = origin { "timed out" } else { "resolved" }
+            found.append(
+                Violation(
+                    invariant: .d3, cause: "the cancel listener of an earlier run (\(how)) stopped the current run",
+                    detail: "a stop requested by \(origin) stopped run \(generation)"))
         }
-        if status.isRunning, s.activeTask != nil, !pluginHasListener {
-            found.append(Violation(invariant: .d6, cause: "the service runs through a background task without a cancel listener",
-                                   detail: "run \(status.generation) is running and \(s.activeTask!.identifier) is active, but no waitForCancel is pending: expiration cannot reach the host"))
+        return found
+    }
+
+    /// D1 (a thread blocked on an invoke the plugin dropped) and D7 (the pool ran out).
+    private func threads(_ bridge: BridgeSnapshot, held: RequestID?) -> [Violation] {
+        var found: [Violation] = []
+        let dropped = bridge.calls.filter { $0.method == WaitForCancel.name && $0.request != held }
+        for call in dropped {
+            let listener =
+                bridge.listening.contains(call.run)
+                ? "its listener still waits for it" : "its listener has already given up on it"
+            found.append(
+                Violation(
+                    invariant: .d1, cause: "a blocking thread waits on a waitForCancel the plugin no longer holds",
+                    detail: "blocking-pool thread \(call.poolThread ?? 0) is blocked on request #\(call.request) (run"
+                        + " \(call.run)'s waitForCancel; \(listener)); the plugin dropped it when a newer waitForCancel"
+                        + " arrived, so no answer will come and the thread stays blocked for the life of the process"))
+        }
+        if let run = bridge.queued.first {
+            let leaked = bridge.calls.filter { $0.poolThread != nil && $0.request != held }.count
+            found.append(
+                Violation(
+                    invariant: .d7, cause: "the blocking pool ran out: a cancel listener cannot start",
+                    detail: "all \(bridge.poolCapacity) blocking threads are busy (\(leaked) of them blocked on invokes"
+                        + " the plugin dropped); run \(run)'s waitForCancel waits for a thread, so until one frees its"
+                        + " listener hears neither an expiration nor the safety timer"))
+        }
+        return found
+    }
+
+    /// D6: agreement about the cancel listener, and a listener for a running task.
+    private func listeners(
+        _ bridge: BridgeSnapshot, held: RequestID?, status: ServiceStatus, plugin s: PluginStateSnapshot
+    ) -> [Violation] {
+        var found: [Violation] = []
+        let heldFor = bridge.calls.first { $0.request == held }?.run
+        let heard = heldFor.map { bridge.listening.contains($0) } ?? false
+        if bridge.listening.count > 1 || (held != nil && !heard) {
+            let plugin = held.map { "holds waitForCancel #\($0)" } ?? "holds none"
+            found.append(
+                Violation(
+                    invariant: .d6, cause: "host and plugin disagree about the pending cancel listener",
+                    detail: "the host has \(bridge.listening.count) cancel listener(s) waiting"
+                        + " (runs \(bridge.listening.map(String.init).joined(separator: ", "))); the plugin \(plugin)"))
+        }
+        if status.isRunning, let task = s.activeTask, !heard {
+            found.append(
+                Violation(
+                    invariant: .d6, cause: "the service runs through a background task without a cancel listener",
+                    detail: "run \(status.generation) is running and \(task.identifier) is active, but no cancel"
+                        + " listener waits on a waitForCancel the plugin holds: expiration cannot reach the host"))
         }
         return found
     }

@@ -70,6 +70,14 @@ public enum SystemAction: Sendable, Hashable {
         }
     }
 
+    /// A command of the app's (start, stop), which can race a run's end (``Race/runEndVsApp``).
+    public var isAppCommand: Bool { self == .start || self == .stop }
+
+    /// When the action ends, if it starts at `now`.
+    func end(from now: VirtualTime) -> VirtualTime {
+        if case .advance(let d) = self { now.adding(nanoseconds: d.nanoseconds) } else { now }
+    }
+
     /// In words.
     public var summary: String {
         switch self {
@@ -85,95 +93,5 @@ public enum SystemAction: Sendable, Hashable {
         case .openApp: "the user opens the app"
         case .policy(let p): "iOS's policy changes: \(p.json)"
         }
-    }
-}
-
-/// What the random parts of a system case are: the services each start gets, the
-/// config, and the order host jobs run in.
-public struct SystemScenario: Sendable, Hashable {
-    /// One start's service.
-    public struct Run: Sendable, Hashable {
-        public var initSeconds: Double
-        public var initFails: Bool
-        public var runSeconds: Double
-        public var outcome: SyncService.Outcome
-        public var onCancel: SyncService.CancelBehaviour
-
-        var service: SyncService {
-            SyncService(initSeconds: initSeconds, initFails: initFails, runSeconds: runSeconds, outcome: outcome, onCancel: onCancel)
-        }
-
-        var json: JSONValue {
-            [
-                "initSeconds": .number(initSeconds), "initFails": .bool(initFails), "runSeconds": .number(runSeconds),
-                "outcome": .string(outcome.rawValue), "onCancel": .string(onCancel.rawValue),
-            ]
-        }
-
-        init(initSeconds: Double, initFails: Bool, runSeconds: Double, outcome: SyncService.Outcome, onCancel: SyncService.CancelBehaviour) {
-            self.initSeconds = initSeconds
-            self.initFails = initFails
-            self.runSeconds = runSeconds
-            self.outcome = outcome
-            self.onCancel = onCancel
-        }
-
-        init?(json: JSONValue) {
-            guard let i = json["initSeconds"]?.doubleValue, let f = json["initFails"]?.boolValue, let r = json["runSeconds"]?.doubleValue,
-                let o = json["outcome"]?.stringValue.flatMap(SyncService.Outcome.init(rawValue:)),
-                let c = json["onCancel"]?.stringValue.flatMap(SyncService.CancelBehaviour.init(rawValue:))
-            else { return nil }
-            self.init(initSeconds: i, initFails: f, runSeconds: r, outcome: o, onCancel: c)
-        }
-    }
-
-    public var runs: [Run]
-    public var safetyTimeout: Double
-    public var processingSafetyTimeout: Double
-    public var listenerTimeout: Double
-    public var earliestMinutes: Double
-    /// The job schedule's seed (nil: oldest first).
-    public var scheduleSeed: UInt64?
-    /// Under `--os ios`: whether the app's code starts the service at every launch.
-    public var restartAtLaunch = false
-
-    var config: StartKeepaliveConfig {
-        var c = StartKeepaliveConfig()
-        c.iosSafetyTimeoutSecs = safetyTimeout
-        c.iosProcessingSafetyTimeoutSecs = processingSafetyTimeout
-        c.iosCancelListenerTimeoutSecs = listenerTimeout
-        c.iosEarliestRefreshBeginMinutes = earliestMinutes
-        c.iosEarliestProcessingBeginMinutes = earliestMinutes
-        return c
-    }
-
-    public var json: JSONValue {
-        var o: [String: JSONValue] = [
-            "runs": .array(runs.map(\.json)), "safetyTimeout": .number(safetyTimeout),
-            "processingSafetyTimeout": .number(processingSafetyTimeout), "listenerTimeout": .number(listenerTimeout),
-            "earliestMinutes": .number(earliestMinutes),
-            "scheduleSeed": scheduleSeed.map { .number(JSONNumber(literal: String($0))!) } ?? .null,
-        ]
-        if restartAtLaunch { o["restartAtLaunch"] = true }
-        return .object(JSONObject(o))
-    }
-
-    public init(runs: [Run], safetyTimeout: Double, processingSafetyTimeout: Double, listenerTimeout: Double, earliestMinutes: Double, scheduleSeed: UInt64?) {
-        self.runs = runs
-        self.safetyTimeout = safetyTimeout
-        self.processingSafetyTimeout = processingSafetyTimeout
-        self.listenerTimeout = listenerTimeout
-        self.earliestMinutes = earliestMinutes
-        self.scheduleSeed = scheduleSeed
-    }
-
-    public init?(json: JSONValue) {
-        guard let runs = json["runs"]?.arrayValue?.compactMap(Run.init(json:)), let s = json["safetyTimeout"]?.doubleValue,
-            let p = json["processingSafetyTimeout"]?.doubleValue, let l = json["listenerTimeout"]?.doubleValue,
-            let e = json["earliestMinutes"]?.doubleValue
-        else { return nil }
-        self.init(runs: runs, safetyTimeout: s, processingSafetyTimeout: p, listenerTimeout: l, earliestMinutes: e,
-                  scheduleSeed: json["scheduleSeed"].flatMap { UInt64($0.description) })
-        restartAtLaunch = json["restartAtLaunch"]?.boolValue ?? false
     }
 }

@@ -22,8 +22,15 @@ public struct SystemCase: Sendable {
         public var violations: [(step: Int, violation: Violation)]
         /// Timeline lines (time, who, what) per action.
         public var timeline: [[String]]
+        /// The races decided during each action, in order.
+        public var races: [[RaceRecord]] = []
+        /// Which of the scenario's runs each start during each action got.
+        public var services: [[Int]] = []
         /// Why the run could not be completed, if it could not.
         public var error: String?
+
+        /// Every race decided, in order.
+        public var allRaces: [RaceRecord] { races.flatMap { $0 } }
 
         /// The signatures found, in order (a run failure counts as one).
         public var signatures: [String] {
@@ -46,59 +53,152 @@ public struct SystemCase: Sendable {
 
     /// Plays the case on the runner's plugin, reset first: the same run as against a fresh one.
     func run(on runner: SystemCaseRunner, behaviour: HostBehaviour, stopAt target: String? = nil) -> Outcome {
-        var timeline: [[String]] = []
-        var violations: [(step: Int, violation: Violation)] = []
+        var outcome = Outcome(violations: [], timeline: [])
         let runs = scenario.runs.map { ServiceBoxed($0.service) }
-        let counter = SendableCounter()
+        let handedOut = Mutex<[Int]>([])
+        let scenario = self.scenario
         let sim: SystemSimulation
-        do {
+        do throws(SystemSimulation.SimulationError) {
             // (The refresh budget is the simulation's own under --os manual; under --os ios the OS keeps its own.)
-            sim = try runner.simulation(.init(
-                plugin: runner.launcher, behaviour: behaviour,
-                serviceFactory: { runs[counter.next() % runs.count].service },
-                scheduleSeed: scenario.scheduleSeed, refreshBudget: SystemCase.refreshBudget,
-                appStartsServiceAtLaunch: scenario.restartAtLaunch ? scenario.config : nil))
+            sim = try runner.simulation(
+                .init(
+                    plugin: runner.launcher, behaviour: behaviour,
+                    serviceFactory: {
+                        let index = handedOut.withLock { list in
+                            list.append(scenario.runIndex(start: list.count))
+                            return list[list.count - 1]
+                        }
+                        return runs[index].service
+                    },
+                    races: scenario.races, blockingThreads: scenario.blockingThreads,
+                    refreshBudget: SystemCase.refreshBudget,
+                    appStartsServiceAtLaunch: scenario.restartAtLaunch ? scenario.config : nil))
         } catch {
-            return Outcome(violations: [], timeline: [], error: error.description)
+            outcome.error = error.description
+            return outcome
         }
         let ios = sim.info.os == .ios
         defer { sim.detach() }
         let config = scenario.config
         var checker = InvariantChecker()
-        var seen = sim.timeline.count
+        var seen = (timeline: sim.timeline.count, races: sim.raceRecords.count, services: 0)
+        func record() {
+            let (all, races, services) = (sim.timeline, sim.raceRecords, handedOut.withLock { $0 })
+            outcome.timeline.append(Self.recorded(all[seen.timeline...]))
+            outcome.races.append(Array(races[seen.races...]))
+            outcome.services.append(Array(services[seen.services...]))
+            seen = (all.count, races.count, services.count)
+        }
         for (i, action) in actions.enumerated() {
-            do {
+            // A run that ends as this action ends races the app's next command, if it is one.
+            let next = i + 1 < actions.count ? actions[i + 1] : nil
+            sim.appCommandAt = next?.isAppCommand == true ? action.end(from: sim.now) : nil
+            do throws(SystemSimulation.SimulationError) {
                 let budgetBefore = sim.budgetExpirations.count
                 let relaunchesBefore = sim.relaunches.count
-                let expired = [try perform(action, on: sim, config: config)].compactMap { $0 } + sim.budgetExpirations[budgetBefore...]
+                let expired =
+                    [try perform(action, on: sim, config: config)].compactMap { $0 }
+                    + sim.budgetExpirations[budgetBefore...]
                 let state = try sim.pluginState()
                 let status = try sim.hostValue { await $0.status }
-                let waits = sim.liveCancelWaits
                 checker.process = sim.processes.count
                 var found = checker.check(
-                    plugin: state, status: status, hostWaits: waits, serviceEvents: sim.serviceEventsSoFar,
-                    expired: expired)
+                    plugin: state, status: status, bridge: sim.manager.bridgeSnapshot,
+                    serviceEvents: sim.serviceEventsSoFar, expired: expired)
                 if ios {
                     let relaunches = Array(sim.relaunches.dropFirst(relaunchesBefore))
                     let processes = sim.processes
-                    found += checker.checkIOS(plugin: state, lifecycle: .init(
-                        deadProcessCalls: sim.deadProcessCalls, relaunches: relaunches,
-                        startedARun: Dictionary(uniqueKeysWithValues: processes.map { ($0.number, $0.startedARun) }),
-                        process: processes.count))
+                    let started = Dictionary(uniqueKeysWithValues: processes.map { ($0.number, $0.startedARun) })
+                    found += checker.checkIOS(
+                        plugin: state,
+                        lifecycle: .init(
+                            deadProcessCalls: sim.deadProcessCalls, relaunches: relaunches, startedARun: started,
+                            process: processes.count))
                 }
-                let all = sim.timeline
-                timeline.append(Self.recorded(all[seen...]))
-                seen = all.count
-                for v in found.sorted(by: { $0.invariant < $1.invariant }) where !violations.contains(where: { $0.violation.signature == v.signature }) {
-                    violations.append((i, v))
+                record()
+                for v in found.sorted(by: { $0.invariant < $1.invariant })
+                where !outcome.violations.contains(where: { $0.violation.signature == v.signature }) {
+                    outcome.violations.append((i, v))
                 }
-                if let target, violations.contains(where: { $0.violation.signature == target }) { break }
+                if let target, outcome.violations.contains(where: { $0.violation.signature == target }) { break }
             } catch {
-                timeline.append(Self.recorded(sim.timeline[seen...]))
-                return Outcome(violations: violations, timeline: timeline, error: error.description)
+                record()
+                outcome.error = error.description
+                return outcome
             }
         }
-        return Outcome(violations: violations, timeline: timeline, error: nil)
+        return outcome
+    }
+
+    /// Variants one change simpler, to try while shrinking: one race order put back
+    /// to the first-named side, no service started at launch (`--os ios`), or a pool one
+    /// thread smaller (down to 2: one leaked thread and one held) or tokio's default
+    /// instead of a smaller one.
+    public func simplerVariants() -> [SystemCase] {
+        var variants: [SystemCase] = []
+        for (race, sides) in scenario.races.choices.sorted(by: { $0.key < $1.key }) {
+            for (i, side) in sides.enumerated() where side == .second {
+                var c = self
+                c.scenario.races.choices[race]?[i] = .first
+                variants.append(c)
+            }
+        }
+        // The app as its users write it: no start at launch.
+        if scenario.restartAtLaunch {
+            var c = self
+            c.scenario.restartAtLaunch = false
+            variants.append(c)
+        }
+        if scenario.blockingThreads < BlockingPool.tokioDefault {
+            var c = self
+            c.scenario.blockingThreads = BlockingPool.tokioDefault
+            variants.append(c)
+            if scenario.blockingThreads > 2 {
+                c.scenario.blockingThreads = scenario.blockingThreads - 1
+                variants.append(c)
+            }
+        }
+        return variants
+    }
+
+    /// An action, the race orders decided while it was played and the runs its starts
+    /// got: what shrinking keeps or drops together.
+    public struct Step: Sendable, Hashable {
+        public var action: SystemAction
+        public var races: [RaceRecord]
+        public var services: [Int]
+    }
+
+    /// The actions with the races each decided and the runs each started in `outcome`.
+    public func steps(_ outcome: Outcome) -> [Step] {
+        actions.enumerated().map { i, a in
+            Step(
+                action: a, races: i < outcome.races.count ? outcome.races[i] : [],
+                services: i < outcome.services.count ? outcome.services[i] : [])
+        }
+    }
+
+    /// This case's scenario with `steps`: their actions, their races decided in the same
+    /// orders, each start with the same service (the runs no start uses left out).
+    public func with(steps: [Step]) -> SystemCase {
+        var c = SystemCase(scenario: scenario, actions: steps.map(\.action))
+        c.scenario.races = RacePlan(frozen: steps.flatMap(\.races))
+        let used = steps.flatMap(\.services)
+        var kept: [Int] = []
+        for i in used where !kept.contains(i) { kept.append(i) }
+        if !kept.isEmpty {
+            c.scenario.runs = kept.map { scenario.runs[$0] }
+            c.scenario.serviceOrder = used.map { kept.firstIndex(of: $0)! }
+        }
+        return c
+    }
+
+    /// This case with the races decided as they were in `outcome` (and the
+    /// first-named side for any race beyond them): it replays exactly.
+    public func frozen(_ outcome: Outcome) -> SystemCase {
+        var c = self
+        c.scenario.races = RacePlan(frozen: outcome.allRaces)
+        return c
     }
 
     /// Lines that are a function of the steps: protocol traffic, events and the
@@ -149,17 +249,6 @@ public struct SystemCase: Sendable {
 struct ServiceBoxed: Sendable {
     let service: any BackgroundService
     init(_ s: any BackgroundService) { service = s }
-}
-
-/// A thread-safe counter.
-final class SendableCounter: Sendable {
-    private let value = Mutex(0)
-    func next() -> Int {
-        value.withLock { v in
-            defer { v += 1 }
-            return v
-        }
-    }
 }
 
 /// A plugin for system cases, started on first use and kept for case after case

@@ -2,7 +2,8 @@ import HostProtocol
 import PluginHost
 
 /// Draws random system cases: services with random timings and outcomes, a
-/// random config, a random job schedule, and random app, user and OS actions.
+/// random config and blocking pool, a seed for the races, and random app, user
+/// and OS actions.
 struct SystemCaseGenerator {
     var rng: SplitMix64
 
@@ -21,10 +22,12 @@ struct SystemCaseGenerator {
                 outcome: rng.chance(0.8) ? .success : .failure,
                 onCancel: pick([.returnNormally, .throwError, .throwError, .ignore]))
         }
+        // Small pools reach their end in a few steps; tokio's 512 takes 512 dropped waits.
         return SystemScenario(
             runs: runs, safetyTimeout: pick([28, 28, 10, 45]), processingSafetyTimeout: pick([0, 0, 30]),
             listenerTimeout: pick([14_400, 14_400, 100, 600]), earliestMinutes: pick([15, 15, 1, 0.5]),
-            scheduleSeed: rng.chance(0.5) ? nil : rng.next())
+            blockingThreads: pick([BlockingPool.tokioDefault, BlockingPool.tokioDefault, 3, 2]),
+            races: RacePlan(seed: rng.next()))
     }
 
     mutating func actions(max: Int, ios: Bool = false) -> [SystemAction] {

@@ -2,9 +2,9 @@ import HostProtocol
 import PluginHost
 
 /// System-level fuzzing: the emulated Rust side with a sample service against
-/// the plugin on one virtual clock, random actions and job schedules, the
+/// the plugin on one virtual clock, random actions, pools and race orders, the
 /// part-D invariants checked after every step; each distinct violation shrunk
-/// and written as a trace. The loop is ``FuzzLoop``, shared with the plugin level;
+/// (``SystemShrinker``) and written as a trace. The loop is ``FuzzLoop``, shared with the plugin level;
 /// each job's plugin serves all its cases and shrink attempts, reset between them.
 public final class SystemFuzzer: Sendable {
     /// What to run.

@@ -6,7 +6,7 @@ import Synchronization
 /// `waitForCancel()` in an `async let` or a new `Task` is written when that task
 /// first runs, which may be after requests sent later by the caller; an
 /// `ArmedWait` is written before its initializer returns, so the plugin sees it
-/// first. The strict service manager arms its listener this way.
+/// first.
 ///
 /// ```swift
 /// let wait = client.armWaitForCancel(timeout: .seconds(30))

@@ -51,10 +51,11 @@ public struct BackgroundServiceClient: Sendable {
         lifetime = nil
     }
 
-    /// `startKeepalive`: store the config and schedule both tasks.
+    /// `startKeepalive`: store the config and schedule both tasks (params as the Rust
+    /// side writes them, ``StartKeepaliveConfig/wireParams``).
     public func startKeepalive(_ config: StartKeepaliveConfig) async throws(HostError) {
         try lifetime?.check()
-        _ = try await connection.call(StartKeepalive.self, config.params)
+        _ = try await connection.call(method: StartKeepalive.name, params: config.wireParams)
     }
 
     /// `startKeepalive` with raw params (only the fields given).

@@ -44,10 +44,17 @@ extension PluginConnection {
         try PluginConnection.decode(M.self, try callBlocking(method: M.name, params: PluginConnection.encode(params), timeout: timeout))
     }
 
-    /// Sends a call and returns at once; `completion` runs on the reader thread
+    /// Sends a call and returns its id at once; `completion` runs on the reader thread
     /// (or at once on failure). The building block of every call, and of pipelining.
-    public func start(method: String, params: JSONValue?, timeout: Duration? = nil, completion: @escaping @Sendable (Result<JSONValue, HostError>) -> Void) {
-        start(id: nextID(), method: method, params: params, timeout: timeout ?? options.defaultTimeout, completion: completion)
+    @discardableResult
+    public func start(
+        method: String, params: JSONValue?, timeout: Duration? = nil,
+        completion: @escaping @Sendable (Result<JSONValue, HostError>) -> Void
+    ) -> RequestID {
+        let id = nextID()
+        let limit = timeout ?? options.defaultTimeout
+        start(id: id, method: method, params: params, timeout: limit, completion: completion)
+        return id
     }
 
     /// Sends a notification (no answer).

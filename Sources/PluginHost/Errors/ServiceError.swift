@@ -13,6 +13,7 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case alreadyRunning
         case notRunning
         case keepaliveFailed(HostError)
+        case invalidForegroundServiceType(String)
     }
 
     /// The kinds of ``ServiceError``.
@@ -28,6 +29,11 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let notRunning = ServiceError(.notRunning)
     /// `startKeepalive` failed; the start was rolled back.
     public static func keepaliveFailed(_ error: HostError) -> ServiceError { ServiceError(.keepaliveFailed(error)) }
+    /// The start's `foregroundServiceType` is not one of ``ForegroundServiceType/allowed``:
+    /// refused before anything changed and before any plugin call.
+    public static func invalidForegroundServiceType(_ type: String) -> ServiceError {
+        ServiceError(.invalidForegroundServiceType(type))
+    }
 
     /// What kind of failure this is.
     public var code: Code {
@@ -35,6 +41,7 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .alreadyRunning: .alreadyRunning
         case .notRunning: .notRunning
         case .keepaliveFailed: .keepaliveFailed
+        case .invalidForegroundServiceType: .invalidForegroundServiceType
         }
     }
 
@@ -48,6 +55,8 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         case .alreadyRunning: "already running"
         case .notRunning: "not running"
         case .keepaliveFailed(let e): "startKeepalive failed: \(e.description)"
+        case .invalidForegroundServiceType(let t):
+            "invalid foregroundServiceType \"\(t)\" (valid: \(ForegroundServiceType.allowed.joined(separator: ", ")))"
         }
     }
 }
@@ -59,4 +68,6 @@ extension FailureCode where Failure == ServiceError {
     public static var notRunning: Self { Self("notRunning") }
     /// `startKeepalive` failed; the start was rolled back.
     public static var keepaliveFailed: Self { Self("keepaliveFailed") }
+    /// The start's `foregroundServiceType` is not an Android foreground service type.
+    public static var invalidForegroundServiceType: Self { Self("invalidForegroundServiceType") }
 }

@@ -1,24 +1,31 @@
 import Foundation
 import HostProtocol
+import Synchronization
 
-/// The emulated Rust-side service manager (reference part A).
+/// The emulated Rust side of tauri-plugin-background-service 0.5.2: the actor of
+/// `manager.rs`, the `start` and `stop` commands and the cancel listener of
+/// `lib.rs`, over the blocking bridge of `mobile.rs` (`docs/host.md` step by step).
 ///
-/// An actor owns all service state, and its commands (`start`, `stop`) run one
-/// at a time in arrival order, as the Rust actor's single command loop does: a
-/// command that awaits the plugin holds the loop. `start` fails with
-/// "already running" while a run holds the token; otherwise it makes a token,
-/// bumps the generation, sets the completion callback, calls `startKeepalive`
-/// (rolling back on failure), spawns a fresh service from the factory, and arms
-/// the cancel listener. `stop` cancels the token and calls `stopKeepalive`
-/// (whose failure is logged, not returned). See `docs/host.md` for what the
-/// `strict` behaviour changes.
+/// The actor's commands (`Start`, `Stop`, `SetOnComplete`) run one at a time in
+/// arrival order, and a command that blocks on the plugin holds the loop, as the
+/// Rust actor's single command loop does. ``start(_:)`` is the Tauri `start`
+/// command: `SetOnComplete` (a callback that calls `completeBgTask`), then `Start`,
+/// then, once `Start` has replied, the cancel listener. ``stop()`` is `Stop`.
+/// Bridge calls block their thread until the plugin answers (``TauriBridge``);
+/// the listener's `waitForCancel` holds a ``BlockingPool`` thread. Where the real
+/// order depends on thread scheduling, an injected ``RaceArbiter`` decides (see
+/// ``Race``); `strict` adds the host's fixes (`docs/host.md`).
 ///
 /// ```swift
-/// let manager = ServiceManager(client: client, factory: { SyncService(seconds: 5) })
+/// let manager = ServiceManager(client: client, factory: { SyncService(runSeconds: 5) })
 /// try await manager.start(StartKeepaliveConfig())
 /// try await manager.stop()
 /// ```
 public actor ServiceManager {
+    /// The completion callback (`OnCompleteCallback`): called once when a run ends,
+    /// `true` on success.
+    public typealias OnComplete = @Sendable (Bool) async -> Void
+
     /// Everything but the client and the factory.
     public struct Configuration: Sendable {
         /// `seed` or `strict` (default `seed`).
@@ -31,14 +38,28 @@ public actor ServiceManager {
         public var onEvent: @Sendable (ServiceEvent) -> Void
         /// Log lines (failures that are logged, not returned).
         public var log: @Sendable (String) -> Void
+        /// tokio's `max_blocking_threads` (default 512).
+        public var blockingThreads: Int
+        /// Decides the order at race points (nil: whatever the threads do).
+        public var races: (any RaceArbiter)?
 
         /// Creates a configuration.
-        public init(behaviour: HostBehaviour = .seed, clock: any HostClock = ContinuousHostClock(), executor: (any SerialExecutor & TaskExecutor)? = nil, onEvent: @escaping @Sendable (ServiceEvent) -> Void = { _ in }, log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data("plugin-host: \($0)\n".utf8)) }) {
+        public init(
+            behaviour: HostBehaviour = .seed, clock: any HostClock = ContinuousHostClock(),
+            executor: (any SerialExecutor & TaskExecutor)? = nil,
+            onEvent: @escaping @Sendable (ServiceEvent) -> Void = { _ in },
+            log: @escaping @Sendable (String) -> Void = {
+                FileHandle.standardError.write(Data("plugin-host: \($0)\n".utf8))
+            },
+            blockingThreads: Int = BlockingPool.tokioDefault, races: (any RaceArbiter)? = nil
+        ) {
             self.behaviour = behaviour
             self.clock = clock
             self.executor = executor
             self.onEvent = onEvent
             self.log = log
+            self.blockingThreads = blockingThreads
+            self.races = races
         }
     }
 
@@ -46,42 +67,61 @@ public actor ServiceManager {
     let factory: @Sendable () -> any BackgroundService
     let configuration: Configuration
     let executor: any SerialExecutor & TaskExecutor
+    /// `run_mobile_plugin`: every call of the Rust side goes through it.
+    let bridge: TauriBridge
+    /// tokio's blocking pool, for the listener's `waitForCancel`.
+    public nonisolated let pool: BlockingPool
+    /// Runs whose cancel listener is still waiting (for the snapshot).
+    let listening = Mutex<[UInt64]>([])
 
-    // The Rust actor's state.
+    // The Rust actor's state (manager.rs `ServiceState`); `is_running` is `token != nil`.
     var token: CancellationToken?
     var generation: UInt64 = 0
-    var onComplete: (@Sendable (Bool) async -> Void)?
+    var onComplete: OnComplete?
     var state = ServiceState.idle
     var lastError: String?
     var runTask: Task<Void, Never>?
-    /// The current run's service work (what `stop` cancels).
-    var serviceWork: Task<String?, Never>?
-    // A FIFO turn for commands: while one awaits the plugin the next waits, as in
+    /// The current run's service work: cancelling the token also wakes it, as a
+    /// service's `select!` on `shutdown.cancelled()` does.
+    var serviceWork: Task<WorkEnd, Never>?
+    /// Runs whose token a `Stop` cancelled (their completion races that `Stop`'s `stopKeepalive`).
+    var stoppedRuns: Set<UInt64> = []
+    // A FIFO turn for commands: while one blocks on the plugin the next waits, as in
     // the Rust actor's single command loop (Swift actors are reentrant).
     private var commandBusy = false
     private var commandWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Creates a manager for `client`; `factory` makes a fresh service per start.
-    public init(client: BackgroundServiceClient, factory: @escaping @Sendable () -> any BackgroundService, configuration: Configuration = Configuration()) {
+    public init(
+        client: BackgroundServiceClient, factory: @escaping @Sendable () -> any BackgroundService,
+        configuration: Configuration = Configuration()
+    ) {
         self.client = client
         self.factory = factory
         self.configuration = configuration
         self.executor = configuration.executor ?? QueueExecutor(label: "plugin-host.service-manager")
+        self.bridge = TauriBridge(client: client)
+        self.pool = BlockingPool(capacity: configuration.blockingThreads)
     }
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
+    // Departs: IsRunning and GetState are read directly, not queued behind the command in
+    // progress (the simulation reads them only when idle, where the answers are the same).
+
     /// `IsRunning`: whether a run holds the token.
     public var isRunning: Bool { token != nil }
 
-    /// `GetState`.
+    /// `GetState`, plus the generation and `IsRunning`.
     public var status: ServiceStatus {
         ServiceStatus(state: state, lastError: lastError, generation: generation, isRunning: token != nil)
     }
 
-    /// `SetOnComplete`: replaces the completion callback (start sets its own first).
-    public func setOnComplete(_ callback: @escaping @Sendable (Bool) async -> Void) {
-        onComplete = callback
+    /// The Rust side's threads now: blocked bridge calls, queued closures, live listeners.
+    public nonisolated var bridgeSnapshot: BridgeSnapshot {
+        BridgeSnapshot(
+            calls: bridge.calls, queued: pool.queuedRuns, poolCapacity: pool.capacity, poolBusy: pool.busyCount,
+            listening: listening.withLock { $0 })
     }
 
     func emit(_ event: ServiceEvent) { configuration.onEvent(event) }
@@ -102,95 +142,8 @@ public actor ServiceManager {
         }
     }
 
-    // MARK: - Start
-
-    /// `Start`: see the type's documentation. Throws ``ServiceError/alreadyRunning``
-    /// or ``ServiceError/keepaliveFailed(_:)`` (after rolling back).
-    public func start(_ config: StartKeepaliveConfig) async throws(ServiceError) {
-        let g = try await startCommand(config)
-        // The Rust side arms the listener after the start command has returned.
-        if configuration.behaviour == .seed {
-            spawnListener(generation: g, timeout: config.iosCancelListenerTimeoutSecs, armed: nil)
-        }
-    }
-
-    private func startCommand(_ config: StartKeepaliveConfig) async throws(ServiceError) -> UInt64 {
-        await acquireTurn()
-        defer { releaseTurn() }
-        guard token == nil else {
-            emit(.startFailed(generation: generation, error: ServiceError.alreadyRunning.description))
-            throw ServiceError.alreadyRunning
-        }
-        let newToken = CancellationToken()
-        token = newToken
-        generation += 1
-        let g = generation
-        emit(.startRequested(generation: g))
-        let previousCallback = onComplete
-        let client = self.client
-        let log = configuration.log
-        onComplete = { success in
-            do {
-                try await client.completeBgTask(success: success)
-            } catch {
-                log("completeBgTask(\(success)) failed: \(error)")
-            }
-        }
-        do {
-            try await client.startKeepalive(config)
-        } catch {
-            // Roll back: clear the token, restore the callback, return the error.
-            token = nil
-            onComplete = previousCallback
-            lastError = error.description
-            emit(.startFailed(generation: g, error: error.description))
-            emit(.rolledBack(generation: g))
-            throw ServiceError.keepaliveFailed(error)
-        }
-        var armed: ArmedWait?
-        if configuration.behaviour == .strict {
-            // Strict: the waitForCancel is written before the service can run, so a
-            // run that ends at once cannot complete before the listener is pending.
-            armed = ArmedWait(client: client)
-        }
-        let service = factory()
-        runTask = Task(executorPreference: executor) { [self] in
-            await runService(service, generation: g, token: newToken)
-        }
-        if let armed {
-            spawnListener(generation: g, timeout: config.iosCancelListenerTimeoutSecs, armed: armed)
-        }
-        return g
-    }
-
-    // MARK: - Stop
-
-    /// `Stop`: cancels the token and calls `stopKeepalive`. Throws ``ServiceError/notRunning``.
-    public func stop() async throws(ServiceError) {
-        try await stop(origin: .user)
-    }
-
-    func stop(origin: StopOrigin) async throws(ServiceError) {
-        await acquireTurn()
-        defer { releaseTurn() }
-        emit(.stopRequested(origin))
-        if configuration.behaviour == .strict, let g = origin.generation, g != generation || token == nil {
-            // Strict: a stop meant for an earlier run never stops a newer one.
-            emit(.stopIgnored(origin, reason: g != generation ? "run \(g) is not the current run \(generation)" : "run \(g) has already ended"))
-            return
-        }
-        guard let current = token else {
-            emit(.stopFailed(origin, error: ServiceError.notRunning.description))
-            throw ServiceError.notRunning
-        }
-        token = nil
-        current.cancel()
-        serviceWork?.cancel()
-        do {
-            try await client.stopKeepalive()
-        } catch {
-            configuration.log("stopKeepalive failed: \(error)")
-            emit(.stopKeepaliveFailed(error: error.description))
-        }
+    /// `race`'s arbiter and side, for a bridge call (nil when nothing decides).
+    func turn(_ race: Race, _ side: Race.Side) -> (Race, Race.Side, any RaceArbiter)? {
+        configuration.races.map { (race, side, $0) }
     }
 }

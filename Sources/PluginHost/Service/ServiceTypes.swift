@@ -50,6 +50,7 @@ public enum StopOrigin: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What the manager does, for timelines, tests and the system fuzzer.
+// Departs: the app events (`background-service://event`) are these events, not Tauri events.
 public enum ServiceEvent: Sendable, Hashable {
     case startRequested(generation: UInt64)
     case startFailed(generation: UInt64, error: String)
@@ -59,7 +60,12 @@ public enum ServiceEvent: Sendable, Hashable {
     case completionCallback(generation: UInt64, success: Bool)
     case completionSkipped(generation: UInt64)
     case listenerArmed(generation: UInt64)
+    /// Every blocking-pool thread is busy: the listener's `waitForCancel` waits for one.
+    case listenerQueued(generation: UInt64, busy: Int)
     case listenerFinished(generation: UInt64, outcome: String)
+    /// A `waitForCancel` whose listener had given up (timed out) was answered: its
+    /// thread is free again, and nobody acts on the answer.
+    case abandonedWaitAnswered(generation: UInt64, outcome: String)
     case stopRequested(StopOrigin)
     case stopIgnored(StopOrigin, reason: String)
     case stopFailed(StopOrigin, error: String)
@@ -67,4 +73,20 @@ public enum ServiceEvent: Sendable, Hashable {
     case keepaliveReleased(generation: UInt64)
     /// Everything the end of a run causes is done (callback, keepalive release).
     case runFinished(generation: UInt64)
+}
+
+/// The Rust side's threads as they stand: blocking bridge calls waiting for their
+/// answer, closures queued for a blocking-pool thread, and the cancel listeners
+/// still within their timeout. What the system invariants are checked against.
+public struct BridgeSnapshot: Sendable, Hashable {
+    /// Blocking calls whose answer has not come, oldest first.
+    public var calls: [TauriBridge.Call]
+    /// Runs whose `waitForCancel` waits for a blocking-pool thread, oldest first.
+    public var queued: [UInt64]
+    /// The blocking pool's size.
+    public var poolCapacity: Int
+    /// Blocking-pool threads in use.
+    public var poolBusy: Int
+    /// Runs whose cancel listener still waits for its `waitForCancel` (not timed out, not answered).
+    public var listening: [UInt64]
 }

@@ -22,7 +22,8 @@ extension SystemSimulation {
             client: client, factory: options.serviceFactory,
             configuration: .init(
                 behaviour: options.behaviour, clock: processClock, executor: executor,
-                onEvent: { sink.forward($0) }, log: { sink.log($0) }))
+                onEvent: { sink.forward($0) }, log: { sink.log($0) },
+                blockingThreads: options.blockingThreads, races: races.arbiter(process: number)))
         let process = HostAppProcess(
             number: number, cause: cause, startedAt: at, lifetime: lifetime, client: client, manager: manager)
         sink.target = { [weak self, weak process] event in

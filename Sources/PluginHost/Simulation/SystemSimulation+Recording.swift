@@ -82,6 +82,8 @@ final class ServiceEventSink: @unchecked Sendable {
     // @unchecked: targets are set once, during the simulation's init.
     var target: (@Sendable (ServiceEvent) -> Void)?
     var logTarget: (@Sendable (String) -> Void)?
+    var noteTarget: (@Sendable (String) -> Void)?
     func forward(_ event: ServiceEvent) { target?(event) }
     func log(_ line: String) { logTarget?(line) }
+    func note(_ line: String) { noteTarget?(line) }
 }

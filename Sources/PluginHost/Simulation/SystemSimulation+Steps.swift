@@ -4,10 +4,14 @@ import Synchronization
 
 /// Driving the system: host tasks, requests from the harness and the OS, running until idle.
 extension SystemSimulation {
-    /// Runs `action` as a host task (on the simulation's executor) until the system is idle.
+    /// Runs `action` as a host task (on the simulation's executor) until the system is
+    /// idle; a run's end that waited for the app's command goes on once `action` returns.
     public func host(_ action: @escaping @Sendable (ServiceManager) async -> Void) throws(SimulationError) {
-        let manager = self.manager
-        Task(executorPreference: executor) { await action(manager) }
+        let (manager, races) = (self.manager, self.races)
+        Task(executorPreference: executor) {
+            await action(manager)
+            races.appCommandDone()
+        }
         try runUntilIdle()
     }
 
@@ -92,12 +96,15 @@ extension SystemSimulation {
         try call(PluginStateMethod.self, EmptyParams(), origin: .harness)
     }
 
-    /// Runs host jobs until none is runnable and no request is unanswered.
+    /// Runs host jobs until none is runnable, no request is unanswered and no side
+    /// of a race waits at its gate.
     ///
     /// Between two jobs it waits until every answer to what the last job wrote has
     /// arrived, then runs those completions in arrival order (each resumes its task,
     /// which queues its next job): the order of jobs depends on nothing but the
-    /// order of messages.
+    /// order of messages. When nothing else can run, a run's end that waits for the
+    /// app's command is decided, then a side of a race that waits for a partner who is
+    /// not coming goes (oldest first).
     public func runUntilIdle() throws(SimulationError) {
         while true {
             try waitUntilAnswered()
@@ -106,7 +113,7 @@ extension SystemSimulation {
                 return s.deliveries
             }
             for completion in ready { completion() }
-            if ready.isEmpty, !executor.runNext() { return }
+            if ready.isEmpty, !executor.runNext(), !races.decideForApp(), !races.releaseOne() { return }
         }
     }
 

@@ -4,8 +4,11 @@ import HostProtocol
 extension SystemSimulation {
     /// Advances host and plugin together by `duration`, stopping at every time
     /// something is due on either side (a host sleeper, a plugin timer, an
-    /// auto-launch), so that each side reacts at the exact time. At one instant the
-    /// plugin's due work comes first, then the host's.
+    /// auto-launch), so that each side reacts at the exact time. When both sides
+    /// have something due at one instant, that is the race
+    /// ``Race/pluginVsHostDeadline``: plugin first, or host first (the plugin is
+    /// then moved to 1 ns before the instant, the host's due work runs and reaches
+    /// it, then the plugin's fires). The OS's refresh budget ends after both.
     public func advance(by duration: VirtualTime) throws(SimulationError) {
         let target = now.adding(nanoseconds: duration.nanoseconds)
         var guardSteps = 0
@@ -18,6 +21,19 @@ extension SystemSimulation {
             guard let stepTo = due ?? (now < target ? target : nil) else { return }
             let step = max(stepTo, now)
             stampTimeline(step)
+            // Departs: host timers due at one instant wake in deadline, then set, order (no
+            // choice), and the OS's refresh budget ends after both sides' work at that instant.
+            if let pluginDue, let hostDue, max(pluginDue, now) == step, max(hostDue, now) == step,
+                races.choose(.pluginVsHostDeadline, run: nil) == .second
+            {
+                let before = VirtualTime(nanoseconds: step.nanoseconds - 1)
+                if before > pluginNow {
+                    let by = VirtualTime(nanoseconds: before.nanoseconds - pluginNow.nanoseconds)
+                    _ = try call(OSAdvanceTime.self, .init(duration: by), origin: .os)
+                }
+                clock.advance(to: step)
+                try runUntilIdle()
+            }
             if step > pluginNow || pluginDue.map({ $0 <= step }) == true {
                 let duration = VirtualTime(nanoseconds: step.nanoseconds - pluginNow.nanoseconds)
                 // Under --os ios the host's clock reaches the step before the host reacts to what

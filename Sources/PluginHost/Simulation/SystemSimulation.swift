@@ -6,12 +6,15 @@ import Synchronization
 /// timeline, driven step by step from one thread, so that a run is a pure
 /// function of its steps.
 ///
-/// Host work runs on a ``ManualExecutor`` that this object drains; after each
-/// host job it waits until every request that job wrote has been answered (the
-/// plugin answers everything but `waitForCancel` at once under the virtual
-/// clock), so host jobs, requests, replies and events interleave the same way
-/// every time. Time moves only through ``advance(by:)``, which steps host and
-/// plugin clocks together from one due time to the next.
+/// Host work runs on a ``ManualExecutor`` that this object drains, oldest job
+/// first; after each host job it waits until every request that job wrote has
+/// been answered (the plugin answers everything but `waitForCancel` at once under
+/// the virtual clock), so host jobs, requests, replies and events interleave the
+/// same way every time. Where the real Rust side's order depends on thread
+/// scheduling (``Race``), the ``RacePlan`` decides, and each decision is recorded
+/// (``raceRecords``, and a timeline note). Time moves only through
+/// ``advance(by:)``, which steps host and plugin clocks together from one due
+/// time to the next.
 ///
 /// ```swift
 /// let sim = try SystemSimulation(options: .init(plugin: .init(executable: path),
@@ -36,8 +39,10 @@ public final class SystemSimulation: @unchecked Sendable {
         public var serviceFactory: @Sendable () -> any BackgroundService
         /// Wall-clock limit for the plugin to answer a request before the run is declared hung.
         public var answerTimeout: Duration
-        /// The order host jobs run in: nil for oldest first, else drawn from this seed.
-        public var scheduleSeed: UInt64?
+        /// How the races the Rust side meets are decided (default: the first-named side).
+        public var races: RacePlan
+        /// The Rust side's blocking pool size (tokio's default 512).
+        public var blockingThreads: Int
         /// When set, the emulated OS expires an app-refresh task this long after its
         /// launch if it is still running, as iOS does (about 30 s). Ignored under
         /// `--os ios`, whose OS keeps its own budgets.
@@ -52,8 +57,8 @@ public final class SystemSimulation: @unchecked Sendable {
         public init(
             plugin: PluginLauncher, behaviour: HostBehaviour = .seed,
             serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10),
-            scheduleSeed: UInt64? = nil, refreshBudget: VirtualTime? = nil,
-            appStartsServiceAtLaunch: StartKeepaliveConfig? = nil
+            races: RacePlan = RacePlan(), blockingThreads: Int = BlockingPool.tokioDefault,
+            refreshBudget: VirtualTime? = nil, appStartsServiceAtLaunch: StartKeepaliveConfig? = nil
         ) {
             self.refreshBudget = refreshBudget
             self.appStartsServiceAtLaunch = appStartsServiceAtLaunch
@@ -61,7 +66,8 @@ public final class SystemSimulation: @unchecked Sendable {
             self.behaviour = behaviour
             self.serviceFactory = serviceFactory
             self.answerTimeout = answerTimeout
-            self.scheduleSeed = scheduleSeed
+            self.races = races
+            self.blockingThreads = blockingThreads
         }
     }
 
@@ -99,6 +105,8 @@ public final class SystemSimulation: @unchecked Sendable {
     public var manager: ServiceManager { currentProcess.manager }
     /// The current app process.
     public var currentProcess: HostAppProcess { shared.withLock { $0.processes.last! } }
+    let races: SimulationRaces
+    private let appCommandSlot: AppCommandSlot
     /// What the plugin said about itself.
     public private(set) var info: Initialize.Result!
     let shared = Mutex(Shared())
@@ -121,7 +129,14 @@ public final class SystemSimulation: @unchecked Sendable {
         self.options = options
         self.plugin = plugin
         baseClient = plugin.client
-        executor = ManualExecutor(scheduleSeed: options.scheduleSeed)
+        executor = ManualExecutor()
+        let notes = ServiceEventSink()
+        let (clock, appCommand) = (self.clock, AppCommandSlot())
+        races = SimulationRaces(
+            plan: options.races, appCommandDue: { appCommand.time.withLock { $0 } == clock.now },
+            decided: { notes.note($0.description) })
+        appCommandSlot = appCommand
+        notes.noteTarget = { [weak self] in self?.append(.note($0)) }
         try plugin.prepare(answerTimeout: options.answerTimeout)
         plugin.relay.attach(
             tap: { [weak self] in self?.tapped($0) },
@@ -149,6 +164,18 @@ public final class SystemSimulation: @unchecked Sendable {
             defer { s.events.removeAll() }
             return s.events
         }
+    }
+
+    /// Every race decided so far, in order.
+    public var raceRecords: [RaceRecord] { races.records }
+
+    /// When the app's next command comes, if it comes at once after what is being done
+    /// now (nil: it does not, or nobody knows). A driver that knows its next action sets
+    /// it; a run that ends at that instant then races the command (``Race/runEndVsApp``),
+    /// which must be run through ``host(_:)``.
+    public var appCommandAt: VirtualTime? {
+        get { appCommandSlot.time.withLock { $0 } }
+        set { appCommandSlot.time.withLock { $0 = newValue } }
     }
 
     /// The service manager's steps so far, in order.
@@ -181,6 +208,7 @@ public final class SystemSimulation: @unchecked Sendable {
     /// Lets every host task end: sleepers cancelled, arrived completions run, the executor drained.
     private func drainHost() {
         clock.cancelAllSleepers()
+        races.appCommandDone()
         for _ in 0..<100_000 {
             let ready: [@Sendable () -> Void] = shared.withLock { s in
                 s.inFlight.removeAll()
@@ -189,7 +217,12 @@ public final class SystemSimulation: @unchecked Sendable {
             }
             for completion in ready { completion() }
             clock.cancelAllSleepers()
-            if ready.isEmpty, !executor.runNext() { break }
+            if ready.isEmpty, !executor.runNext(), !races.releaseOne() { break }
         }
     }
+}
+
+/// The time the app's next command comes at, shared with the race arbiter.
+final class AppCommandSlot: Sendable {
+    let time = Mutex<VirtualTime?>(nil)
 }

@@ -61,7 +61,11 @@ public enum TimelineRenderer {
         case .completionCallback(let g, let success): "run \(g): completion callback → completeBgTask(success: \(success))"
         case .completionSkipped(let g): "run \(g): completion skipped (not the current run)"
         case .listenerArmed(let g): "run \(g): cancel listener armed"
+        case .listenerQueued(let g, let busy):
+            "run \(g): all \(busy) blocking threads are busy; its waitForCancel waits for one"
         case .listenerFinished(let g, let outcome): "run \(g): cancel listener \(outcome)"
+        case .abandonedWaitAnswered(let g, let outcome):
+            "run \(g): the waitForCancel its listener gave up on is answered (\(outcome)); nobody acts on it"
         case .stopRequested(let origin): "stop requested by \(origin)"
         case .stopIgnored(let origin, let reason): "stop by \(origin) ignored: \(reason)"
         case .stopFailed(let origin, let error): "stop by \(origin) failed: \(error)"

@@ -1,0 +1,133 @@
+import HostProtocol
+import PluginHost
+
+/// What the random parts of a system case are: the services each start gets, the
+/// config, the Rust side's blocking pool size, and how its races are decided.
+public struct SystemScenario: Sendable, Hashable {
+    /// One start's service.
+    public struct Run: Sendable, Hashable {
+        public var initSeconds: Double
+        public var initFails: Bool
+        public var runSeconds: Double
+        public var outcome: SyncService.Outcome
+        public var onCancel: SyncService.CancelBehaviour
+
+        var service: SyncService {
+            SyncService(
+                initSeconds: initSeconds, initFails: initFails, runSeconds: runSeconds, outcome: outcome,
+                onCancel: onCancel)
+        }
+
+        var json: JSONValue {
+            [
+                "initSeconds": .number(initSeconds), "initFails": .bool(initFails), "runSeconds": .number(runSeconds),
+                "outcome": .string(outcome.rawValue), "onCancel": .string(onCancel.rawValue),
+            ]
+        }
+
+        init(
+            initSeconds: Double, initFails: Bool, runSeconds: Double, outcome: SyncService.Outcome,
+            onCancel: SyncService.CancelBehaviour
+        ) {
+            self.initSeconds = initSeconds
+            self.initFails = initFails
+            self.runSeconds = runSeconds
+            self.outcome = outcome
+            self.onCancel = onCancel
+        }
+
+        init?(json: JSONValue) {
+            guard let i = json["initSeconds"]?.doubleValue, let f = json["initFails"]?.boolValue,
+                let r = json["runSeconds"]?.doubleValue,
+                let o = json["outcome"]?.stringValue.flatMap(SyncService.Outcome.init(rawValue:)),
+                let c = json["onCancel"]?.stringValue.flatMap(SyncService.CancelBehaviour.init(rawValue:))
+            else { return nil }
+            self.init(initSeconds: i, initFails: f, runSeconds: r, outcome: o, onCancel: c)
+        }
+    }
+
+    public var runs: [Run]
+    public var safetyTimeout: Double
+    public var processingSafetyTimeout: Double
+    /// The cancel listener's timeout, whole seconds.
+    public var listenerTimeout: UInt64
+    public var earliestMinutes: Double
+    /// The Rust side's blocking pool (tokio's default 512; fewer reach its end in fewer steps).
+    public var blockingThreads: Int
+    /// How the races are decided: drawn from a seed, or (in a trace) the recorded orders.
+    public var races: RacePlan
+    /// Which of `runs` each start gets, in order; past its end (or without it) the starts
+    /// cycle through `runs`. A shrunk trace fixes it, so that each start keeps its service.
+    public var serviceOrder: [Int]?
+    /// Under `--os ios`: whether the app's code starts the service at every launch.
+    public var restartAtLaunch = false
+
+    /// The run the `n`th start (from 0) gets.
+    func runIndex(start n: Int) -> Int {
+        if let order = serviceOrder, n < order.count { return order[n] }
+        return n % runs.count
+    }
+
+    var config: StartKeepaliveConfig {
+        var c = StartKeepaliveConfig()
+        c.iosSafetyTimeoutSecs = safetyTimeout
+        c.iosProcessingSafetyTimeoutSecs = processingSafetyTimeout
+        c.iosCancelListenerTimeoutSecs = listenerTimeout
+        c.iosEarliestRefreshBeginMinutes = earliestMinutes
+        c.iosEarliestProcessingBeginMinutes = earliestMinutes
+        return c
+    }
+
+    public var json: JSONValue {
+        var o: [String: JSONValue] = [
+            "runs": .array(runs.map(\.json)), "safetyTimeout": .number(safetyTimeout),
+            "processingSafetyTimeout": .number(processingSafetyTimeout),
+            "listenerTimeout": .number(JSONNumber(Int64(clamping: listenerTimeout))),
+            "earliestMinutes": .number(earliestMinutes), "blockingThreads": .number(blockingThreads),
+            "races": [
+                "seed": races.seed.map { .number(JSONNumber(literal: String($0))!) } ?? .null,
+                "orders": .object(races.orders.mapValues { .array($0.map { .string($0) }) }),
+            ],
+            "serviceOrder": serviceOrder.map { .array($0.map { .number($0) }) } ?? .null,
+        ]
+        if restartAtLaunch { o["restartAtLaunch"] = true }
+        return .object(JSONObject(o))
+    }
+
+    public init(
+        runs: [Run], safetyTimeout: Double, processingSafetyTimeout: Double, listenerTimeout: UInt64,
+        earliestMinutes: Double, blockingThreads: Int = BlockingPool.tokioDefault, races: RacePlan = RacePlan(),
+        serviceOrder: [Int]? = nil
+    ) {
+        self.runs = runs
+        self.safetyTimeout = safetyTimeout
+        self.processingSafetyTimeout = processingSafetyTimeout
+        self.listenerTimeout = listenerTimeout
+        self.earliestMinutes = earliestMinutes
+        self.blockingThreads = blockingThreads
+        self.races = races
+        self.serviceOrder = serviceOrder
+    }
+
+    public init?(json: JSONValue) {
+        guard let runs = json["runs"]?.arrayValue?.compactMap(Run.init(json:)),
+            let s = json["safetyTimeout"]?.doubleValue, let p = json["processingSafetyTimeout"]?.doubleValue,
+            let l = json["listenerTimeout"].flatMap({ UInt64($0.description) }),
+            let e = json["earliestMinutes"]?.doubleValue,
+            let threads = json["blockingThreads"]?.doubleValue.flatMap({ Int(exactly: $0) }),
+            let r = json["races"]
+        else { return nil }
+        var orders: [String: [String]] = [:]
+        for (race, list) in r["orders"]?.objectValue ?? [:] {
+            orders[race] = list.arrayValue?.compactMap(\.stringValue) ?? []
+        }
+        let seed = r["seed"].flatMap { UInt64($0.description) }
+        guard let plan = RacePlan(orders: orders, seed: seed) else { return nil }
+        let order = json["serviceOrder"]?.arrayValue?.map { $0.doubleValue.flatMap { Int(exactly: $0) } ?? -1 }
+        guard !runs.isEmpty, order?.allSatisfy({ runs.indices.contains($0) }) ?? true else { return nil }
+        self.init(
+            runs: runs, safetyTimeout: s, processingSafetyTimeout: p, listenerTimeout: l, earliestMinutes: e,
+            blockingThreads: threads, races: plan, serviceOrder: order)
+        restartAtLaunch = json["restartAtLaunch"]?.boolValue ?? false
+    }
+}
