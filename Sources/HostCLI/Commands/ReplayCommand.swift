@@ -119,7 +119,8 @@ enum SystemReplay {
         let c = SystemCase(scenario: scenario, actions: actions)
         let behaviour: HostBehaviour = trace.header.profile == .strict ? .strict : .seed
         let launcher = PluginLocator.launcher(plugin, arguments: trace.header.pluginArguments + extra)
-        let outcome = c.run(plugin: launcher, behaviour: behaviour, stopAt: trace.header.finding)
+        let dispatch = trace.header.extra["dispatch"]?.stringValue.flatMap(DispatchMode.init(rawValue:)) ?? .serial
+        let outcome = c.run(plugin: launcher, behaviour: behaviour, stopAt: trace.header.finding, dispatch: dispatch)
         if let error = outcome.error { print("run failed: \(error)") }
         var identical = outcome.timeline.count == recorded.count
         for i in 0..<max(outcome.timeline.count, recorded.count) {
