@@ -65,8 +65,9 @@ struct InterleavingCheck {
                         closest = closest ?? (expected, difference)
                         continue
                     }
-                    if let probe, let id = probe["id"], let difference = FrameComparison.firstMismatch(
-                        expected: [m.responseJSON(RequestID(json: id) ?? .null, .success(m.snapshot()))], actual: [probe])
+                    let id = probe?["id"].flatMap(RequestID.init(json:)) ?? .null
+                    if let probe, let difference = FrameComparison.firstMismatch(
+                        expected: [m.responseJSON(id, .success(m.snapshot()))], actual: [probe])
                     {
                         closest = closest ?? (expected, difference)
                         continue

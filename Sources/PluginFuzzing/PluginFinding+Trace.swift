@@ -3,12 +3,14 @@ import HostProtocol
 extension PluginFuzzer.Finding {
     /// A paragraph saying what went wrong, for people.
     public var explanation: String {
-        let shrunk = "The sequence was shrunk from \(originalSteps) to \(steps.count) steps in \(shrinkAttempts) attempts"
+        let shrunk =
+            "The sequence was shrunk from \(originalSteps) to \(steps.count) steps in \(shrinkAttempts) attempts"
         if let race = outcome.violations.first(where: { $0.signature == signature }) {
             return raceExplanation(race) + " \(shrunk); each case starts from plugin/reset."
         }
         guard let mismatch = outcome.mismatch, let step = outcome.failingStep else {
-            return "The plugin failed while running this sequence: \(outcome.error?.description ?? "unknown"). \(shrunk)."
+            let error = outcome.error?.description ?? "unknown"
+            return "The plugin failed while running this sequence: \(error). \(shrunk)."
         }
         let expected = mismatch.expected.map { $0.description } ?? "nothing more"
         let actual = mismatch.actual.map { $0.description } ?? "nothing more"
@@ -17,7 +19,8 @@ extension PluginFuzzer.Finding {
             let paths = FrameComparison.differingPaths(e, a)
             if !paths.isEmpty { text += " They differ in \(paths.joined(separator: ", "))." }
         }
-        text += " Error messages and plugin/state members outside the contract are not compared. \(shrunk); each case starts from plugin/reset."
+        text += " Error messages and plugin/state members outside the contract are not compared."
+            + " \(shrunk); each case starts from plugin/reset."
         return text
     }
 
@@ -26,16 +29,23 @@ extension PluginFuzzer.Finding {
         let meaning: String
         switch race.rule {
         case "exactly-once":
-            meaning = "a task was completed twice: both queues read the running task before either cleared it (on iOS a second setTaskCompleted is an error)"
+            meaning =
+                "a task was completed twice: both queues read the running task before either cleared it"
+                + " (on iOS a second setTaskCompleted is an error)"
         case "invoke.never-answered":
-            meaning = "a waitForCancel was stored after the expiration that should have resolved it had read that none was pending, and its cleanup() let go of it: the caller waits forever"
+            meaning =
+                "a waitForCancel was stored after the expiration that should have resolved it had read that none"
+                + " was pending, and its cleanup() let go of it: the caller waits forever"
         case "invoke.answered-once":
-            meaning = "one invoke was answered twice: both queues read the pending waitForCancel before either cleared it"
+            meaning =
+                "one invoke was answered twice: both queues read the pending waitForCancel before either cleared it"
         default:
             meaning = "the plugin broke the rule \(race.rule)"
         }
         let step = race.step < steps.count ? " (\(steps[race.step].summary))" : ""
-        return "At step \(race.step + 1) of \(steps.count)\(step), the plugin under --dispatch tauri reported os/violation \(race.rule): \(race.detail). A cross-queue race: \(meaning). The schedule in the trace is the queue the plugin ran at each interleaving decision of the batch."
+        return "At step \(race.step + 1) of \(steps.count)\(step), the plugin under --dispatch tauri reported"
+            + " os/violation \(race.rule): \(race.detail). A cross-queue race: \(meaning). The schedule in the trace"
+            + " is the queue the plugin ran at each interleaving decision of the batch."
     }
 
     /// The finding as a trace file.

@@ -29,7 +29,10 @@ enum ExhaustiveCommand {
         }
         progress.finish()
         let elapsed = Date().timeIntervalSince(started)
-        print("fuzz --exhaustive (profile \(s.profile.rawValue), depth \(s.depth), alphabet \(alphabet(s))): \(states) distinct states explored, \(explorer.sequencesRun) sequences run (\(explorer.stepsRun) steps) in \(String(format: "%.1f", elapsed)) s")
+        print(
+            "fuzz --exhaustive (profile \(s.profile.rawValue), depth \(s.depth), alphabet \(alphabet(s))): \(states)"
+                + " distinct states explored, \(explorer.sequencesRun) sequences run (\(explorer.stepsRun) steps) in"
+                + " \(String(format: "%.1f", elapsed)) s")
         if explorer.failures.isEmpty {
             driver.close()
             print("no findings: every reply agreed with the reference model")

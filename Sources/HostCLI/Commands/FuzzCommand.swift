@@ -104,7 +104,9 @@ enum FuzzCommand {
             return 1
         }
         let limit = settings.runs.map { "\($0) cases" } ?? "\(settings.seconds) s"
-        HostCLI.diagnose("fuzz: level \(settings.level), profile \(settings.profile.rawValue), dispatch \(settings.dispatch.rawValue), seed \(settings.seed), \(limit), \(settings.jobs) job(s), plugin \(settings.plugin)")
+        HostCLI.diagnose(
+            "fuzz: level \(settings.level), profile \(settings.profile.rawValue),"
+                + " dispatch \(settings.dispatch.rawValue), seed \(settings.seed), \(limit), \(settings.jobs) job(s), plugin \(settings.plugin)")
         switch (settings.level, settings.exhaustive) {
         case ("plugin", true): return ExhaustiveCommand.run(settings)
         case ("plugin", false): return runPluginLevel(settings)
@@ -141,7 +143,10 @@ enum FuzzCommand {
         progress.finish()
         let elapsed = Date().timeIntervalSince(started)
         let totals = fuzzer.totals
-        print("fuzz (plugin level, profile \(s.profile.rawValue), dispatch \(s.dispatch.rawValue), seed \(s.seed)): \(totals.cases) cases, \(totals.steps) steps in \(String(format: "%.1f", elapsed)) s (\(Int(Double(totals.steps) / max(elapsed, 0.001))) steps/s)")
+        print(
+            "fuzz (plugin level, profile \(s.profile.rawValue), dispatch \(s.dispatch.rawValue), seed \(s.seed)):"
+                + " \(totals.cases) cases, \(totals.steps) steps in \(String(format: "%.1f", elapsed)) s"
+                + " (\(Int(Double(totals.steps) / max(elapsed, 0.001))) steps/s)")
         if findings.isEmpty {
             print(
                 s.dispatch == .tauri && s.profile == .seed

@@ -56,7 +56,9 @@ enum ReplayCommand {
     }
 
     static func replayPlugin(_ trace: TraceFile, plugin: String, extra: [String]) -> Int32 {
-        let steps = trace.lines.compactMap { line in line["send"].flatMap { FuzzStep(json: $0, schedule: line["schedule"]) } }
+        let steps = trace.lines.compactMap { line in
+            line["send"].flatMap { FuzzStep(json: $0, schedule: line["schedule"]) }
+        }
         let dispatch = trace.header.extra["dispatch"]?.stringValue.flatMap(DispatchMode.init(rawValue:)) ?? .serial
         let recorded = trace.lines.map { $0["actual"]?.arrayValue ?? [] }
         let driver: PluginDriver
@@ -68,7 +70,8 @@ enum ReplayCommand {
             return 1
         }
         defer { driver.close() }
-        let outcome = PluginCase(steps: steps, dispatch: dispatch).run(on: driver, profile: trace.header.profile, resetID: 1)
+        let outcome = PluginCase(steps: steps, dispatch: dispatch).run(
+            on: driver, profile: trace.header.profile, resetID: 1)
         if let error = outcome.error {
             print("different: the plugin failed: \(error)")
             return 1

@@ -223,7 +223,9 @@ public struct SystemCase: Sendable {
     }
 
     /// Performs one action; returns the task whose expiration handler the action ran.
-    func perform(_ action: SystemAction, on sim: SystemSimulation, config: StartKeepaliveConfig) throws(SystemSimulation.SimulationError) -> PluginStateSnapshot.ActiveTask? {
+    func perform(
+        _ action: SystemAction, on sim: SystemSimulation, config: StartKeepaliveConfig
+    ) throws(SystemSimulation.SimulationError) -> PluginStateSnapshot.ActiveTask? {
         switch action {
         case .start:
             try sim.host { try? await $0.start(config) }

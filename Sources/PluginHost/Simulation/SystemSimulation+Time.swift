@@ -23,7 +23,8 @@ extension SystemSimulation {
             stampTimeline(step)
             // Departs: host timers due at one instant wake in deadline, then set, order (no
             // choice), and the OS's refresh budget ends after both sides' work at that instant.
-            let contested = pluginDue.map { max($0, now) == step } == true && hostDue.map { max($0, now) == step } == true
+            let contested =
+                pluginDue.map { max($0, now) == step } == true && hostDue.map { max($0, now) == step } == true
             if contested, options.dispatch == .tauri, info.os != .ios, !plugin.connection.holdsACall {
                 // Under --dispatch tauri both sides act at once: the plugin's time step goes with
                 // the host's first invoke at this instant, as one batch (Race.ipcVsMain). (Inside

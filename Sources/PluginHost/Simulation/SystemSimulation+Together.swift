@@ -49,7 +49,8 @@ extension SystemSimulation {
         try body()
         if connection.releaseHeld() {
             // No request met it: it went out alone, after everything `body` did.
-            if answered.wait(timeout: .now() + .seconds(Int(options.answerTimeout.components.seconds) + 1)) == .timedOut {
+            let limit = DispatchTime.now() + .seconds(Int(options.answerTimeout.components.seconds) + 1)
+            if answered.wait(timeout: limit) == .timedOut {
                 throw .hung(["\(method) sent alone"])
             }
             try runUntilIdle()
@@ -73,7 +74,9 @@ extension SystemSimulation {
     public var pluginReportsSoFar: [ViolationEvent.Params] {
         shared.withLock { s in
             s.timeline.compactMap { entry -> ViolationEvent.Params? in
-                guard case .event(let n) = entry.kind, n.method == ViolationEvent.name, let p = n.params else { return nil }
+                guard case .event(let n) = entry.kind, n.method == ViolationEvent.name, let p = n.params else {
+                    return nil
+                }
                 return try? ViolationEvent.Params(json: p)
             }
         }
