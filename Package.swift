@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "HostCLI", targets: ["HostCLI"]),
         .executable(name: "background-service-plugin", targets: ["background-service-plugin"]),
         .executable(name: "plugin-host", targets: ["plugin-host"]),
+        .executable(name: "bench-floor", targets: ["bench-floor"]),
     ],
     targets: [
         .target(name: "HostProtocol"),
@@ -54,9 +55,11 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "background-service-plugin", dependencies: ["BackgroundServicePlugin"]),
-        // The host depends on the plugin's executable target only so that
-        // `swift run plugin-host demo` builds the plugin binary it spawns.
-        .executableTarget(name: "plugin-host", dependencies: ["HostCLI", "background-service-plugin"]),
+        // The C floor of `plugin-host bench` (a pipe echo between two C processes).
+        .executableTarget(name: "bench-floor"),
+        // The host depends on the plugin's and the C floor's executable targets only so
+        // that `swift run plugin-host demo` and `bench` build the binaries they spawn.
+        .executableTarget(name: "plugin-host", dependencies: ["HostCLI", "background-service-plugin", "bench-floor"]),
 
         // Helpers for the test targets that run the built binaries (not a test target,
         // so that several test targets can share it).

@@ -48,6 +48,19 @@ public enum HostCLI {
         }
     }
 
+    /// Set (to anything) in the environment as `PLUGIN_HOST_CHECK_ARGS`: every subcommand
+    /// parses its command line and checks its inputs (the plugin binary, files it would
+    /// read), then stops with 0 instead of running. Testing only: the test that every
+    /// command shown in the docs still works runs them this way.
+    static var checkArgumentsOnly: Bool { ProcessInfo.processInfo.environment["PLUGIN_HOST_CHECK_ARGS"] != nil }
+
+    /// Under ``checkArgumentsOnly``: says so on stderr and returns 0; otherwise nil.
+    static func stopAfterCheckingArguments(_ subcommand: String) -> Int32? {
+        guard checkArgumentsOnly else { return nil }
+        diagnose("plugin-host \(subcommand): arguments and inputs checked (PLUGIN_HOST_CHECK_ARGS is set; not run)")
+        return 0
+    }
+
     /// Prints a usage error and the usage to stderr; returns 64.
     static func usageError(_ message: String, usage: String) -> Int32 {
         diagnose("plugin-host: \(message)\n\n\(usage)")

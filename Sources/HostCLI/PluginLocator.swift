@@ -20,13 +20,13 @@ public enum PluginLocator {
     }
 
     /// The path to use: `explicit` when given (made absolute; `builtin` kept as it
-    /// is), else the default beside this binary.
-    public static func resolve(_ explicit: String?) -> String {
+    /// is), else `name` (the plugin by default) beside this binary.
+    public static func resolve(_ explicit: String?, default name: String = binaryName) -> String {
         if explicit == builtin { return builtin }
         if let explicit {
             return URL(fileURLWithPath: explicit, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL.path
         }
-        return executableDirectory.appendingPathComponent(binaryName).path
+        return executableDirectory.appendingPathComponent(name).path
     }
 
     /// Whether the plugin can be started: the engine always, a binary when it is executable.

@@ -29,6 +29,8 @@ package struct BenchRunner {
 
     package struct Settings {
         package var plugin: String
+        /// The C floor's program (`bench-floor`).
+        package var cFloor: String
         package var placement = Placement.split
         package var calls = 20_000
         package var warmup = 2_000
@@ -36,7 +38,10 @@ package struct BenchRunner {
         package var startups = 50
         package var memoryInvokes = [10_000, 1_000_000]
 
-        package init(plugin: String) { self.plugin = plugin }
+        package init(plugin: String, cFloor: String) {
+            self.plugin = plugin
+            self.cFloor = cFloor
+        }
     }
 
     package let settings: Settings
@@ -46,7 +51,7 @@ package struct BenchRunner {
     /// The request line the floor echoes: the same bytes as a `completeBgTask` request.
     static let typicalRequest = Array(#"{"id":123456,"jsonrpc":"2.0","method":"completeBgTask","params":{"success":true}}"#.utf8) + [0x0A]
 
-    private func connect(_ args: [String] = []) throws(HostError) -> DirectConnection {
+    func connect(_ args: [String] = []) throws(HostError) -> DirectConnection {
         try spawning { () throws(HostError) in try DirectConnection(plugin: .init(executable: settings.plugin, arguments: args)) }
     }
 
@@ -57,43 +62,6 @@ package struct BenchRunner {
         _ = ProcReader.pinToCPU(1)
         defer { _ = ProcReader.pinToCPU(0) }
         return try spawn()
-    }
-
-    /// The floor (a raw byte echo between the same two binaries) and sequential
-    /// round trips of `cancelCancelListener` and `completeBgTask`, measured in
-    /// interleaved blocks against three live plugins, so that all three see the same
-    /// machine state and their ratios are taken in one run.
-    package func sequential(blocks: Int = 20) throws(HostError) -> (floor: Latency, cancel: Latency, complete: Latency) {
-        let echo = try connect(["--echo"])
-        defer { echo.close() }
-        let cancel = try connect()
-        defer { cancel.close() }
-        let complete = try connect()
-        defer { complete.close() }
-        let line = BenchRunner.typicalRequest
-        var failure: HostError?
-        func guarded(_ body: () throws(HostError) -> Void) {
-            guard failure == nil else { return }
-            do throws(HostError) { try body() } catch { failure = error }
-        }
-        let echoOnce: () throws(HostError) -> Void = {
-            echo.sendRaw(line)
-            try echo.flush()
-            _ = try echo.nextFrame()
-        }
-        let cancelOnce: () throws(HostError) -> Void = { _ = try cancel.call(method: CancelCancelListener.name, params: nil) }
-        let completeOnce: () throws(HostError) -> Void = { _ = try complete.call(method: CompleteBgTask.name, params: ["success": true]) }
-        let steps: [() -> Void] = [{ guarded(echoOnce) }, { guarded(cancelOnce) }, { guarded(completeOnce) }]
-        var samples: [[UInt64]] = [[], [], []]
-        let perBlock = max(1, settings.calls / blocks)
-        for block in 0..<blocks {
-            for (k, step) in steps.enumerated() {
-                let warm = Latency.measure(count: perBlock, warmup: block == 0 ? settings.warmup : perBlock / 10, step)
-                samples[k] += warm.samples
-            }
-        }
-        if let failure { throw failure }
-        return (Latency(nanoseconds: samples[0]), Latency(nanoseconds: samples[1]), Latency(nanoseconds: samples[2]))
     }
 
     /// Sequential round trips through the async API (`PluginConnection`, a reader
@@ -122,21 +90,14 @@ package struct BenchRunner {
         return try result.withLock { $0! }.get()
     }
 
-    /// Invokes per second with `window` requests in flight, `total` in all; writes
-    /// are coalesced whenever several replies have arrived together.
-    package func pipelined(window: Int, total: Int) throws(HostError) -> Double {
-        let c = try connect()
-        defer { c.close() }
-        let line = Array(#"{"id":1,"jsonrpc":"2.0","method":"cancelCancelListener"}"#.utf8) + [0x0A]
-        let start = DispatchTime.now().uptimeNanoseconds
-        try BenchRunner.pump(c, line: line, from: 0, to: total, window: window)
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        return Double(total) / seconds
+    /// `count` copies of `line` through `c`, `window` in flight.
+    static func pump(_ c: DirectConnection, _ line: [UInt8], _ window: Int, _ count: Int) throws(HostError) {
+        try pump(c, line: line, from: 0, to: count, window: window)
     }
 
     /// Keeps `window` copies of `line` in flight until `to` have been answered,
     /// writing as many new ones as replies have arrived, in one write.
-    private static func pump(_ c: DirectConnection, line: [UInt8], from: Int, to total: Int, window: Int) throws(HostError) {
+    static func pump(_ c: DirectConnection, line: [UInt8], from: Int, to total: Int, window: Int) throws(HostError) {
         var sent = from, received = from
         while received < total {
             while sent < total, sent - received < window {

@@ -23,7 +23,7 @@ public struct Latency: Sendable {
     public var max: Double { Double(samples.last ?? 0) / 1000 }
 
     /// Times `body` `count` times (after `warmup` untimed runs).
-    public static func measure(count: Int, warmup: Int, _ body: () throws -> Void) rethrows -> Latency {
+    public static func measure<E: Error>(count: Int, warmup: Int, _ body: () throws(E) -> Void) throws(E) -> Latency {
         for _ in 0..<warmup { try body() }
         var ns: [UInt64] = []
         ns.reserveCapacity(count)

@@ -28,6 +28,12 @@ package enum ProcReader {
         (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
     }
 
+    /// The one-minute load average (the machine state the figures were taken in).
+    package static var loadAverage: Double {
+        let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? ""
+        return Double(text.split(separator: " ").first ?? "") ?? -1
+    }
+
     /// The CPU model name.
     package static var cpuModel: String {
         guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }

@@ -28,6 +28,8 @@ protocol FuzzLevel: Sendable {
     func run(_ c: Case, on runner: inout Runner) -> Outcome
     /// How many steps the run took (for steps per second).
     func steps(_ c: Case, _ outcome: Outcome) -> Int
+    /// How much virtual time the run covered, in seconds (for simulated time per second).
+    func simulatedSeconds(_ outcome: Outcome) -> Double
     /// Each distinct failure the outcome shows, in order; empty when it passed.
     func signatures(_ outcome: Outcome) -> [String]
     /// Brings the runner back to a known state after a failing case.
@@ -38,6 +40,11 @@ protocol FuzzLevel: Sendable {
     func close(_ runner: Runner)
 }
 
+extension FuzzLevel {
+    /// A level whose cases do not play out in virtual time covers none.
+    func simulatedSeconds(_ outcome: Outcome) -> Double { 0 }
+}
+
 /// A finding as the loop and the commands see it: named, reproducible from its
 /// case seed, and written as a trace.
 public protocol FuzzFinding: Sendable {
@@ -45,8 +52,24 @@ public protocol FuzzFinding: Sendable {
     var signature: String { get }
     /// The seed of the case it was shrunk from.
     var caseSeed: UInt64 { get }
+    /// How many steps the failing case had, and its shrunk form has.
+    var originalSteps: Int { get }
+    var shrunkSteps: Int { get }
     /// The finding as a replayable trace file.
     func trace(profile: Profile, seed: UInt64, pluginArguments: [String]) -> TraceFile
+}
+
+/// When a finding was found and how long shrinking it took, in wall seconds.
+public struct FindingTiming: Sendable, Hashable {
+    /// From the start of the run to the end of the first case that showed it.
+    public var foundAfter: Double
+    /// Shrinking it to the finding kept.
+    public var shrinkSeconds: Double
+
+    public init(foundAfter: Double, shrinkSeconds: Double) {
+        self.foundAfter = foundAfter
+        self.shrinkSeconds = shrinkSeconds
+    }
 }
 
 /// The run's seed, when to stop, and how many jobs.
@@ -71,7 +94,9 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
     private struct State {
         var cases = 0
         var steps = 0
+        var simulatedSeconds = 0.0
         var findings: [String: Level.Finding] = [:]
+        var timings: [String: FindingTiming] = [:]
     }
 
     let level: Level
@@ -87,6 +112,12 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
 
     /// Cases and steps run so far.
     var totals: (cases: Int, steps: Int) { state.withLock { ($0.cases, $0.steps) } }
+
+    /// When each finding kept was found, and how long shrinking it took, by signature.
+    var timings: [String: FindingTiming] { state.withLock { $0.timings } }
+
+    /// The virtual time the cases run so far covered, in seconds.
+    var simulatedSeconds: Double { state.withLock { $0.simulatedSeconds } }
 
     /// The seed of case `index` (a case can be regenerated from it alone).
     func caseSeed(_ index: Int) -> UInt64 {
@@ -126,8 +157,10 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
             let seed = caseSeed(index)
             let c = level.generate(seed: seed)
             let outcome = level.run(c, on: &runner)
+            let foundAfter = Date().timeIntervalSince(start)
             let totals = state.withLock { s in
                 s.steps += level.steps(c, outcome)
+                s.simulatedSeconds += level.simulatedSeconds(outcome)
                 return (s.cases, s.steps, s.findings.count)
             }
             progress.update(cases: totals.0, steps: totals.1, findings: totals.2, states: nil)
@@ -136,10 +169,13 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
             let seenAt = Date().timeIntervalSince(start)
             try level.recover(&runner, after: outcome)
             for signature in signatures where state.withLock({ $0.findings[signature] == nil }) {
+                let shrinkStart = Date()
                 let finding = level.shrink(c, signature: signature, caseSeed: seed, on: &runner)
+                let timing = FindingTiming(foundAfter: foundAfter, shrinkSeconds: Date().timeIntervalSince(shrinkStart))
                 let isNew = state.withLock { s in
                     guard s.findings[signature] == nil else { return false }
                     s.findings[signature] = finding
+                    s.timings[signature] = timing
                     return true
                 }
                 if isNew { progress.finding(signature, seed: seed, after: seenAt) }

@@ -52,6 +52,8 @@ public final class PluginFuzzer: Sendable {
         public let shrinkAttempts: Int
         /// The plugin's `--dispatch` the finding was made under.
         public var dispatch: DispatchMode = .serial
+
+        public var shrunkSteps: Int { steps.count }
     }
 
     public let configuration: Configuration
@@ -77,6 +79,9 @@ public final class PluginFuzzer: Sendable {
 
     /// Cases and steps run so far.
     public var totals: (cases: Int, steps: Int) { loop.totals }
+
+    /// When each finding was found and how long shrinking it took, by signature.
+    public var timings: [String: FindingTiming] { loop.timings }
 
     /// Shrinks a failing sequence against `driver` (restarting it whenever a
     /// candidate leaves the plugin in an unknown state) and describes the result. Under

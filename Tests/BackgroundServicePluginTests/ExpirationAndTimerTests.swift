@@ -142,5 +142,10 @@ struct ExpirationAndTimerTests {
 
 extension Invoke.Route {
     /// Answers go nowhere.
-    static var discard: Invoke.Route { Invoke.Route(deliver: { _ in }, answeredTwice: { _ in }) }
+    static var discard: Invoke.Route { Invoke.Route(sink: Discard(), replyID: nil) }
+
+    private final class Discard: InvokeSink {
+        func deliver(_ outcome: Result<JSONValue, RPCError>?, for route: Invoke.Route) {}
+        func answeredTwice(_ detail: String, _ outcome: Result<JSONValue, RPCError>, for route: Invoke.Route) {}
+    }
 }

@@ -11,17 +11,31 @@ struct BenchCommandTests {
         let r = try await runHost(["bench", "--quick", "--json", "--plugin", Binaries.plugin])
         #expect(r.status == 0, "\(r.stderr)")
         let report = try JSONParser.parse(Array(r.stdout.utf8))
-        for key in ["date", "build", "pinned", "machine", "unit", "floor", "sequential", "asyncCall", "pipelined", "startup", "memory", "targets", "fuzz"] {
+        let keys = [
+            "date", "build", "pinned", "machine", "unit", "floor", "cFloor", "sequential", "asyncCall", "pipelined",
+            "startup", "memory", "targets", "fuzz", "systemLevel",
+        ]
+        for key in keys {
             #expect(report[key] != nil, "missing \(key)")
         }
-        for latency in [report["floor"], report["sequential"]?["cancelCancelListener"], report["sequential"]?["completeBgTask"], report["asyncCall"]] {
-            for key in ["p50", "p90", "p99", "max", "samples", "ratioToFloor"] {
+        for key in ["cpus", "cpu", "kernel", "load"] { #expect(report["machine"]?[key] != nil, "machine lacks \(key)") }
+        let latencies = [
+            report["floor"], report["cFloor"], report["sequential"]?["cancelCancelListener"],
+            report["sequential"]?["completeBgTask"], report["asyncCall"],
+        ]
+        for latency in latencies {
+            for key in ["p50", "p90", "p99", "max", "samples", "ratioToFloor", "ratioToCFloor"] {
                 #expect(latency?[key]?.doubleValue != nil, "a latency lacks \(key)")
             }
         }
         let windows = report["pipelined"]?.arrayValue?.compactMap { $0["window"]?.int64Value }
         #expect(windows == [1, 16, 256])
-        #expect(report["pipelined"]?.arrayValue?.allSatisfy { $0["invokesPerSecond"]?.doubleValue != nil } == true)
+        for entry in report["pipelined"]?.arrayValue ?? [] {
+            let keys = [
+                "invokesPerSecond", "echoLinesPerSecond", "cFloorLinesPerSecond", "ratioToEcho", "ratioToCFloor",
+            ]
+            for key in keys { #expect(entry[key]?.doubleValue != nil, "a pipelined entry lacks \(key)") }
+        }
         for key in ["p50", "p90", "samples"] { #expect(report["startup"]?[key] != nil, "startup lacks \(key)") }
         let memory = try #require(report["memory"]?.arrayValue)
         #expect(memory.count == 2)
@@ -29,9 +43,19 @@ struct BenchCommandTests {
             for key in ["invokes", "rssKB", "peakKB", "anonKB", "fileKB"] { #expect(sample[key]?.int64Value != nil, "memory lacks \(key)") }
         }
         let targets = try #require(report["targets"]?.arrayValue)
-        #expect(targets.count == 5)
+        #expect(targets.count == 8)
         #expect(targets.allSatisfy { $0["name"]?.stringValue != nil && $0["met"]?.boolValue != nil && $0["detail"]?.stringValue != nil })
         for key in ["seconds", "jobs", "steps", "stepsPerSecond"] { #expect(report["fuzz"]?[key] != nil, "fuzz lacks \(key)") }
+        // The system level under --os ios: the binary and the built-in engine, 1 and 2 jobs.
+        let system = try #require(report["systemLevel"]?.arrayValue)
+        #expect(system.map { "\($0["plugin"]?.stringValue ?? "?") \($0["jobs"]?.int64Value ?? 0)" }
+            == ["process 1", "process 2", "builtin 1", "builtin 2"])
+        let fields = [
+            "seconds", "cases", "steps", "stepsPerSecond", "simulatedDays", "deviceDaysPerSecond", "failedRuns",
+        ]
+        for entry in system {
+            for key in fields { #expect(entry[key]?.doubleValue != nil, "a system-level entry lacks \(key)") }
+        }
     }
 
     @Test func usageAndHelp() async throws {
@@ -39,5 +63,25 @@ struct BenchCommandTests {
         #expect(help.status == 0 && help.stdout.contains("usage: plugin-host bench"))
         let bad = try await runHost(["bench", "--calls", "zero"])
         #expect(bad.status == 64 && bad.stderr.contains("--calls"))
+    }
+
+    /// The C floor answers each command with the numbers it promises: one timing
+    /// per round trip, one elapsed time per pipelined run, and an error line for a
+    /// command it does not know (checked for shape, never for values).
+    @Test func cFloorAnswersItsCommands() async throws {
+        let path = Binaries.directory.appendingPathComponent("bench-floor").path
+        let commands = "seq 5 2\npipe 16 100\nfly 1 2\npipe 256 1000\n"
+        let r = try await runProgram(path, ["--line-bytes", "82"], input: commands)
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map { $0.split(separator: " ") }
+        try #require(lines.count == 4, "\(r.stdout)")
+        #expect(lines[0].count == 5 && lines[0].allSatisfy { UInt64($0).map { $0 > 0 } == true })
+        #expect(lines[1].count == 1 && UInt64(lines[1][0]) != nil)
+        #expect(lines[2].first == "error:")
+        #expect(lines[3].count == 1 && UInt64(lines[3][0]) != nil)
+        let bad = try await runProgram(path, ["--line-bytes", "-3"])
+        #expect(bad.status == 64 && bad.stderr.contains("--line-bytes"))
+        let missing = try await runHost(["bench", "--quick", "--c-floor", "/nonexistent/bench-floor"])
+        #expect(missing.status == 1 && missing.stderr.contains("no executable C floor"))
     }
 }

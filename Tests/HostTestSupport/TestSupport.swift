@@ -55,10 +55,20 @@ package func processExists(_ pid: Int32) -> Bool {
 /// Runs plugin-host with arguments (and extra environment variables) on its own
 /// thread; returns its status and output, stderr drained alongside stdout.
 package func runHost(_ arguments: [String], env: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    try await runProgram(Binaries.host, arguments, env: env)
+}
+
+/// Runs a built program with arguments, extra environment variables and `input` on
+/// its stdin (closed at once when nil); returns its status and output.
+package func runProgram(
+    _ path: String, _ arguments: [String], env: [String: String] = [:], input: String? = nil
+) async throws -> (status: Int32, stdout: String, stderr: String) {
     try await onThread {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: Binaries.host)
+        p.executableURL = URL(fileURLWithPath: path)
         p.arguments = arguments
+        let stdin = Pipe()
+        p.standardInput = stdin
         var environment = ProcessInfo.processInfo.environment
         for (k, v) in env { environment[k] = v }
         p.environment = environment
@@ -67,6 +77,8 @@ package func runHost(_ arguments: [String], env: [String: String] = [:]) async t
         p.standardOutput = out
         p.standardError = err
         try p.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
         let errData = Box(Data())
         let errDone = DispatchSemaphore(value: 0)
         let reader = Thread {

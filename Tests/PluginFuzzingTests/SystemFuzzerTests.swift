@@ -59,6 +59,17 @@ struct SystemFuzzerTests {
         let seed = try await runHost(["fuzz", "--plugin", Binaries.plugin, "--level", "system", "--seed", "5", "--runs", "40", "--out", out])
         #expect(seed.status == 1, "\(seed.stdout)")
         #expect(seed.stdout.contains("D5:"))
+        // The summary gives simulated time per second, each invariant's time to its first
+        // finding, and each finding's shrink time and shrunk length (shapes, not values).
+        #expect(seed.stdout.contains(" simulated device-days/s)"), "\(seed.stdout)")
+        let lines = seed.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("D5:") && $0.contains("(first found after ") && $0.hasSuffix(" s)") })
+        let findingLines = lines.filter { $0.contains("case seed ") }
+        #expect(!findingLines.isEmpty)
+        #expect(
+            findingLines.allSatisfy {
+                $0.contains(" found after ") && $0.contains(" s, shrunk in ") && $0.contains(" steps; trace ")
+            })
         #expect(seed.stderr.contains("seed 5"), "the seed is printed at the start")
         let written = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
         #expect(written.contains { $0.hasSuffix(".jsonl") })

@@ -10,15 +10,23 @@ import HostProtocol
 /// `--dispatch tauri`, to one that `cleanup()` lets go of after a race (the engine
 /// tells the two apart by the statement that let go of it).
 final class Invoke {
-    /// How an answer leaves the plugin (a response frame, a batch slot, or nowhere).
+    /// How an answer leaves the plugin: `sink` writes it as a response carrying
+    /// `replyID`, or into slot `slot` of `batch`; without a `replyID` (a
+    /// notification's route) it goes nowhere. A plain value, so that an invoke costs
+    /// one allocation, itself.
     struct Route {
-        /// Delivers the answer; nil means "dropped unanswered".
-        let deliver: (Result<JSONValue, RPCError>?) -> Void
-        /// Reports a second answer.
-        let answeredTwice: (String) -> Void
-        /// Given a second answer too, when set (the engine sets it only for the
-        /// `second-answer-written` mutant, which writes it).
-        var secondAnswer: ((Result<JSONValue, RPCError>) -> Void)? = nil
+        /// Who writes answers (the engine's one sink, shared by all its invokes).
+        let sink: any InvokeSink
+        /// The id the response carries; nil: answers go nowhere.
+        var replyID: RequestID?
+        /// The batch the answer belongs to, if any, and its place in it.
+        var batch: BatchReply?
+        var slot = 0
+        /// Whether `replyID` stays in the engine's pending ids until answered.
+        var tracksPending = false
+        /// Mutant `second-answer-written`: a second answer is written as a response
+        /// of its own, unreported.
+        var writesSecondAnswer = false
     }
 
     /// The request's id; nil for a notification (answers go nowhere).
@@ -58,15 +66,23 @@ final class Invoke {
     private func answer(_ outcome: Result<JSONValue, RPCError>) {
         guard !answered else {
             let id = id?.description ?? "(notification)"
-            route.answeredTwice("\(method) request \(id) answered a second time; the second answer was not written")
-            route.secondAnswer?(outcome)
+            let detail = "\(method) request \(id) answered a second time; the second answer was not written"
+            route.sink.answeredTwice(detail, outcome, for: route)
             return
         }
         answered = true
-        route.deliver(outcome)
+        route.sink.deliver(outcome, for: route)
     }
 
     deinit {
-        if !answered { route.deliver(nil) }
+        if !answered { route.sink.deliver(nil, for: route) }
     }
+}
+
+/// Where invokes' answers are written (the engine), or recorded (tests).
+protocol InvokeSink: AnyObject {
+    /// Writes the answer of the invoke `route` belongs to; nil means "dropped unanswered".
+    func deliver(_ outcome: Result<JSONValue, RPCError>?, for route: Invoke.Route)
+    /// Reports a second answer (a bug in the plugin), `outcome`.
+    func answeredTwice(_ detail: String, _ outcome: Result<JSONValue, RPCError>, for route: Invoke.Route)
 }

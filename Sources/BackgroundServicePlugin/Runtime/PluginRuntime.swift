@@ -68,7 +68,7 @@ final class PluginRuntime: Sendable {
     private func step(_ work: (PluginEngine) -> Void) {
         let shutDown = engine.withLock { engine in
             work(engine)
-            if engine.hasOutput { Stdout.writeAll(engine.takeOutput()) }
+            if engine.hasOutput { engine.writeOutput { Stdout.writeAll($0) } }
             if isRealClock {
                 if let delay = engine.nextWakeupDelay {
                     timer.schedule(deadline: .now() + .nanoseconds(Int(min(delay, UInt64(Int.max)))), leeway: .microseconds(100))

@@ -21,6 +21,12 @@ final class OutputBuffer {
         return bytes
     }
 
+    /// Passes the pending bytes to `body`, then empties the buffer, keeping its storage.
+    func drain(_ body: (UnsafeRawBufferPointer) -> Void) {
+        bytes.withUnsafeBytes(body)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     var isEmpty: Bool { bytes.isEmpty }
 
     private var effectiveFraming: Framing { forceNDJSON ? .ndjson : framing }
@@ -44,7 +50,15 @@ final class OutputBuffer {
 
     /// Writes a response.
     func write(_ response: Response) {
-        frame { MessageWriter.append(response, to: &$0) }
+        write(id: response.id, response.outcome)
+    }
+
+    /// Writes the response to `id`.
+    func write(id: RequestID, _ outcome: Result<JSONValue, RPCError>) {
+        switch outcome {
+        case .success(let result): frame { MessageWriter.appendSuccess(id: id, result: result, to: &$0) }
+        case .failure(let error): frame { MessageWriter.appendFailure(id: id, error: error, to: &$0) }
+        }
     }
 
     /// Writes a batch reply (a JSON array of responses).

@@ -11,16 +11,16 @@ extension PluginEngine {
         // (Found by FuzzTargets/OrderingsFuzzer: `{"id":1,"params":null,...}` sent while
         // waitForCancel #1 was pending let a later request reuse id 1.)
         case .invalid(let id, let error):
-            makeRoute(id: id, batch: batch, tracksPending: false).deliver(.failure(error))
+            answer(id: id, batch: batch, .failure(error))
         case .response(let response):
             let error = RPCError.invalidRequest("the plugin takes requests; a response object was sent")
-            makeRoute(id: response.id, batch: batch, tracksPending: false).deliver(.failure(error))
+            answer(id: response.id, batch: batch, .failure(error))
         case .notification(let n):
             dispatch(id: nil, method: n.method, params: n.params, batch: batch)
         case .request(let r):
             if pendingIDs.contains(r.id), !options.faults.contains(.allowDuplicateID) {
                 let error = RPCError.invalidRequest("id \(r.id) is already used by a pending request")
-                makeRoute(id: r.id, batch: batch, tracksPending: false).deliver(.failure(error))
+                answer(id: r.id, batch: batch, .failure(error))
                 return
             }
             dispatch(id: r.id, method: r.method, params: r.params, batch: batch)
@@ -32,17 +32,18 @@ extension PluginEngine {
         // A notification's answers go nowhere (unless a fault says otherwise).
         let route = id.map { makeRoute(id: $0, batch: batch) }
             ?? (answersNotifications ? makeRoute(id: .null, batch: batch, tracksPending: false) : silentRoute)
-        guard let handler = handlers[method] else {
+        guard let (handler, queue) = handlers.find(method) else {
             log("unknown method \"\(method)\"")
-            route.deliver(.failure(.methodNotFound(method)))
+            deliver(.failure(.methodNotFound(method)), for: route)
             return
         }
-        var args = params ?? .object([:])
+        var args = params ?? .object(JSONObject())
         if case .array = args {
             if options.faults.contains(.acceptArrayParams) {
-                args = .object([:])
+                args = .object(JSONObject())
             } else {
-                route.deliver(.failure(.invalidParams("params must be an object (named parameters), not an array")))
+                let error = RPCError.invalidParams("params must be an object (named parameters), not an array")
+                deliver(.failure(error), for: route)
                 return
             }
         }
@@ -52,12 +53,11 @@ extension PluginEngine {
             return
         }
         let invoke = Invoke(id: id, method: method, args: args, route: route)
-        // Where it runs (`Dispatcher`): the OS acts on the main queue; the port queues the
-        // seed's invokes on `ipc`; anything else waits until both queues are idle.
-        if method.utf8.starts(with: "os/".utf8) {
-            dispatcher.asyncMain { handler(invoke) }
-        } else {
-            if !Self.seedInvokes.contains(method) { dispatcher.drain() }
+        switch queue {
+        case .main: dispatcher.asyncMain { handler(invoke) }
+        case .ipc: handler(invoke)
+        case .afterBoth:
+            dispatcher.drain()
             handler(invoke)
         }
         // Most invokes are answered before the handler returns; only those still
@@ -65,46 +65,58 @@ extension PluginEngine {
         if let id, !invoke.isAnswered { pendingIDs.append(id) }
     }
 
+    /// Where a method runs (`Dispatcher`): the OS acts on the main queue; the port queues
+    /// the seed's invokes on `ipc`; anything else waits until both queues are idle.
+    static func queue(of method: String) -> HandlerTable.Queue {
+        if method.utf8.starts(with: "os/".utf8) { return .main }
+        return seedInvokes.contains(method) ? .ipc : .afterBoth
+    }
+
     private static let seedInvokes: Set = [
         StartKeepalive.name, WaitForCancel.name, CompleteBgTask.name, StopKeepalive.name, CancelCancelListener.name,
     ]
 
     /// Where answers to a request go: a response frame, or a slot of its batch.
+    ///
+    /// Through `engineHandle`, which holds the engine weakly: an invoke still pending
+    /// when the engine is released (an embedder dropping a `PluginEngine` with a
+    /// `waitForCancel` outstanding) is deinitialized after the engine and reports
+    /// itself dropped through this route; with nobody left to answer, that is a no-op
+    /// rather than a crash. (Found by FuzzTargets/OrderingsFuzzer.)
     func makeRoute(id: RequestID, batch: BatchReply?, tracksPending: Bool = true) -> Invoke.Route {
-        let slot = batch?.addSlot()
-        // Through `handle`, which holds the engine weakly: an invoke still pending when
-        // the engine is released (an embedder dropping a `PluginEngine` with a
-        // `waitForCancel` outstanding) is deinitialized after the engine and reports
-        // itself dropped through this route; with nobody left to answer, that is a
-        // no-op rather than a crash. (Found by FuzzTargets/OrderingsFuzzer.)
-        let handle = self.engineHandle
-        var route = Invoke.Route(
-            deliver: { outcome in
-                guard let engine = handle.engine else { return }
-                if tracksPending, let i = engine.pendingIDs.firstIndex(of: id) { engine.pendingIDs.remove(at: i) }
-                if outcome == nil { engine.invokeDropped(id: id) }
-                let response = outcome.map { Response(id: id, outcome: $0) }
-                if let batch, let slot {
-                    batch.fill(slot, with: response)
-                } else if let response {
-                    engine.output.write(response)
-                }
-            },
-            answeredTwice: { detail in handle.engine?.world.events.violation(rule: "invoke.answered-once", detail: detail) })
-        if options.faults.contains(.secondAnswerWritten) {
-            // Mutant: the second answer goes to the wire as a response of its own, unreported.
-            route = Invoke.Route(deliver: route.deliver, answeredTwice: { _ in }) { outcome in
-                handle.engine?.output.write(Response(id: id, outcome: outcome))
-            }
-        }
-        return route
+        Invoke.Route(
+            sink: engineHandle, replyID: id, batch: batch, slot: batch?.addSlot() ?? 0, tracksPending: tracksPending,
+            writesSecondAnswer: options.faults.contains(.secondAnswerWritten))
     }
 
-    private var silentRoute: Invoke.Route {
-        let handle = self.engineHandle
-        return Invoke.Route(deliver: { _ in }, answeredTwice: { detail in
-            handle.engine?.world.events.violation(rule: "invoke.answered-once", detail: detail)
-        })
+    /// Answers a message that never became an invoke (its id is not tracked as pending).
+    private func answer(id: RequestID, batch: BatchReply?, _ outcome: Result<JSONValue, RPCError>) {
+        deliver(outcome, for: makeRoute(id: id, batch: batch, tracksPending: false))
+    }
+
+    /// Writes an answer where its route says (``EngineHandle`` forwards invokes' answers here).
+    func deliver(_ outcome: Result<JSONValue, RPCError>?, for route: Invoke.Route) {
+        guard let id = route.replyID else { return }
+        if route.tracksPending, !pendingIDs.isEmpty, let i = pendingIDs.firstIndex(of: id) { pendingIDs.remove(at: i) }
+        if let batch = route.batch {
+            if outcome == nil { invokeDropped(id: id) }
+            batch.fill(route.slot, with: outcome.map { Response(id: id, outcome: $0) })
+        } else if let outcome {
+            output.write(id: id, outcome)
+        } else {
+            invokeDropped(id: id)
+        }
+    }
+
+    private var silentRoute: Invoke.Route { Invoke.Route(sink: engineHandle, replyID: nil) }
+
+    /// A second answer: a violation, written only by the `second-answer-written` mutant.
+    func answeredTwice(_ detail: String, _ outcome: Result<JSONValue, RPCError>, for route: Invoke.Route) {
+        if route.writesSecondAnswer, let id = route.replyID {
+            output.write(id: id, outcome)
+        } else {
+            world.events.violation(rule: "invoke.answered-once", detail: detail)
+        }
     }
 
     /// A stored `waitForCancel` released without an answer. Let go of by `waitForCancel`

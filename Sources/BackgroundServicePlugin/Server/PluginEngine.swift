@@ -31,7 +31,7 @@ public final class PluginEngine {
     /// Set by `shutdown`: no further input is processed.
     public private(set) var isShutDown = false
     /// Handlers by method name.
-    var handlers: [String: (Invoke) -> Void] = [:]
+    var handlers = HandlerTable(queue: PluginEngine.queue(of:))
     /// Set by the `exit-mid-frame-on-state` fault: the runtime exits with it after writing.
     public internal(set) var requestedExitStatus: Int32?
     /// The emulated `ipc` and main queues (`--dispatch`); they outlive `plugin/reset`.
@@ -172,6 +172,10 @@ public final class PluginEngine {
     /// Takes the bytes to write to stdout.
     public func takeOutput() -> [UInt8] { output.take() }
 
+    /// Hands the bytes to write to `write`, then forgets them, keeping the buffer (no
+    /// copy and no new allocation, as taking them would cost).
+    public func writeOutput(_ write: (UnsafeRawBufferPointer) -> Void) { output.drain(write) }
+
     /// Whether there is output to write.
     public var hasOutput: Bool { !output.isEmpty }
 
@@ -198,7 +202,15 @@ public final class PluginEngine {
 }
 
 /// A weak reference to the engine, shared by everything that may outlive it
-/// (one weak reference per engine, not one per request).
-final class EngineHandle {
+/// (one weak reference per engine, not one per request): the sink of its invokes.
+final class EngineHandle: InvokeSink {
     weak var engine: PluginEngine?
+
+    func deliver(_ outcome: Result<JSONValue, RPCError>?, for route: Invoke.Route) {
+        engine?.deliver(outcome, for: route)
+    }
+
+    func answeredTwice(_ detail: String, _ outcome: Result<JSONValue, RPCError>, for route: Invoke.Route) {
+        engine?.answeredTwice(detail, outcome, for: route)
+    }
 }

@@ -9,22 +9,32 @@ enum BenchCommand {
     static let usage = """
         usage: plugin-host bench [options]
 
-        Measures, in one run: the floor (a raw byte echo of a request-sized line between
-        the same two binaries), sequential invoke round trips (cancelCancelListener with
-        nothing pending, completeBgTask) through the blocking and the async API, pipelined
-        throughput with 1, 16 and 256 invokes in flight, startup (spawn to the initialize
-        reply), the plugin's memory after 10,000 and 1,000,000 invokes, and plugin-level
-        fuzzing speed. Prints a table with each latency's ratio to the floor and the targets.
+        Measures, in one run: two floors, a C pipe echo (bench-floor: two C processes
+        placed like host and plugin) and a Swift echo (the plugin binary's --echo), of a
+        request-sized line; sequential invoke round trips (cancelCancelListener with
+        nothing pending, completeBgTask) through the blocking and the async API; pipelined
+        throughput with 1, 16 and 256 in flight, floors and invokes; startup (spawn to the
+        initialize reply); the plugin's memory after 10,000 and 1,000,000 invokes;
+        plugin-level fuzzing speed; and how many simulated device-days per wall second the
+        system level covers under --os ios (realistic days: 15-minute refresh requests, a
+        processing request for the night, services of random run lengths, the default
+        safety timer), through the plugin binary and the built-in engine, with 1 and 2
+        jobs. Floors and invokes run in interleaved blocks; every latency and throughput
+        is printed as a ratio to both floors, with the targets.
         Build with -c release for meaningful figures.
 
         options:
           --plugin PATH        plugin binary (default: background-service-plugin beside plugin-host)
+          --c-floor PATH       the C floor's program (default: bench-floor beside plugin-host)
           --pin                both processes on CPU 0 (sched_setaffinity)
           --free               let the scheduler place them (figures may be bimodal)
                                (default: the host on CPU 0, the plugin on CPU 1)
           --json               print the results as JSON
           --calls N            timed round trips per latency figure (default 20000)
           --fuzz-seconds S     how long to measure fuzzing (default 10; 0 skips it)
+          --system-seconds S   how long to play realistic device days at the system level
+                               under --os ios, for each of the plugin binary and the
+                               built-in engine with 1 and 2 jobs (default 10; 0 skips it)
           --quick              small counts, for a smoke test (figures are not meaningful)
           --help               this text
         """
@@ -33,14 +43,19 @@ enum BenchCommand {
         let args: Arguments
         var settings: BenchRunner.Settings
         var fuzzSeconds = 10.0
+        var systemSeconds = 10.0
         do throws(Arguments.UsageError) {
-            args = try Arguments(arguments, options: ["--plugin", "--calls", "--fuzz-seconds"], flags: ["--help", "--pin", "--free", "--json", "--quick"])
+            args = try Arguments(
+                arguments, options: ["--plugin", "--c-floor", "--calls", "--fuzz-seconds", "--system-seconds"],
+                flags: ["--help", "--pin", "--free", "--json", "--quick"])
             if args.has("--help") {
                 print(usage)
                 return 0
             }
             guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
-            settings = BenchRunner.Settings(plugin: PluginLocator.resolve(args.value("--plugin")))
+            settings = BenchRunner.Settings(
+                plugin: PluginLocator.resolve(args.value("--plugin")),
+                cFloor: PluginLocator.resolve(args.value("--c-floor"), default: "bench-floor"))
             if args.has("--quick") {
                 settings.calls = 500
                 settings.warmup = 100
@@ -48,11 +63,13 @@ enum BenchCommand {
                 settings.startups = 5
                 settings.memoryInvokes = [1_000, 10_000]
                 fuzzSeconds = 1
+                systemSeconds = 1
             }
             settings.calls = try args.int("--calls", default: settings.calls, range: 100...10_000_000)
             guard !(args.has("--pin") && args.has("--free")) else { throw Arguments.UsageError("give --pin or --free, not both") }
             settings.placement = args.has("--pin") ? .pinned : args.has("--free") || ProcReader.cpuCount < 2 ? .free : .split
             fuzzSeconds = try args.double("--fuzz-seconds", default: fuzzSeconds, range: 0...3600)
+            systemSeconds = try args.double("--system-seconds", default: systemSeconds, range: 0...3600)
         } catch {
             return HostCLI.usageError(error.description, usage: usage)
         }
@@ -60,6 +77,11 @@ enum BenchCommand {
             HostCLI.diagnose("bench: no executable plugin at \(settings.plugin)")
             return 1
         }
+        guard FileManager.default.isExecutableFile(atPath: settings.cFloor) else {
+            HostCLI.diagnose("bench: no executable C floor at \(settings.cFloor) (swift build builds bench-floor)")
+            return 1
+        }
+        if let checked = HostCLI.stopAfterCheckingArguments("bench") { return checked }
         if settings.placement != .free, !ProcReader.pinToCPU(0) {
             HostCLI.diagnose("bench: sched_setaffinity failed; the scheduler places the processes")
             settings.placement = .free
@@ -67,16 +89,18 @@ enum BenchCommand {
         let runner = BenchRunner(settings: settings)
         do {
             func step(_ what: String) { HostCLI.diagnose("bench: \(what)") }
-            step("floor (raw echo) and sequential invokes, interleaved")
-            let (floor, cancel, complete) = try runner.sequential()
-            step("async API")
-            let asyncCall = try runner.asyncInvoke()
-            step("pipelined")
-            var pipelined: [(Int, Double)] = []
+            step("floors (C and Swift echo) and sequential invokes, interleaved")
+            let subjects = try runner.startSubjects()
+            let sequential = try runner.sequential(subjects)
+            step("floors and invokes pipelined, interleaved")
+            var pipelined: [BenchRunner.Pipelined] = []
             for window in [1, 16, 256] {
                 let total = window == 1 ? min(settings.pipelined, settings.calls) : settings.pipelined
-                pipelined.append((window, try runner.pipelined(window: window, total: total)))
+                pipelined.append(try runner.pipelined(subjects, window: window, total: total))
             }
+            subjects.close()
+            step("async API")
+            let asyncCall = try runner.asyncInvoke()
             step("startup")
             let startup = try runner.startup()
             step("memory")
@@ -95,14 +119,42 @@ enum BenchCommand {
                 _ = try fuzzer.run()
                 fuzz = (Date().timeIntervalSince(started), 2, fuzzer.totals.steps)
             }
-            let report = BenchReport(
-                placement: settings.placement, build: BuildInfo.configuration, floor: floor, cancelCancelListener: cancel,
-                completeBgTask: complete, asyncCall: asyncCall, pipelined: pipelined, startup: startup, memory: memory, fuzz: fuzz)
+            var report = BenchReport(
+                placement: settings.placement, build: BuildInfo.configuration, sequential: sequential,
+                asyncCall: asyncCall, pipelined: pipelined, startup: startup, memory: memory, fuzz: fuzz)
+            if systemSeconds > 0 {
+                _ = ProcReader.allowAllCPUs()
+                report.simulatedTime = systemLevel(plugin: settings.plugin, seconds: systemSeconds, step: step)
+            }
             print(args.has("--json") ? report.json.description : report.text)
             return 0
         } catch {
             HostCLI.diagnose("bench: \(error)")
             return 1
         }
+    }
+}
+
+/// The system-level figures: simulated device-days per wall second.
+extension BenchCommand {
+    /// Plays realistic device days (`DeviceDays`) under `--os ios` for `seconds` each through
+    /// the plugin binary and the built-in engine, with 1 and 2 jobs.
+    static func systemLevel(plugin: String, seconds: Double, step: (String) -> Void) -> [SimulatedTimeFigure] {
+        let arguments = ["--profile", "seed", "--clock", "virtual", "--os", "ios", "--os-seed", "1"]
+        var figures: [SimulatedTimeFigure] = []
+        for (name, path) in [("process", plugin), ("builtin", PluginLocator.builtin)] {
+            for jobs in [1, 2] {
+                step("system level under --os ios, realistic device days: \(name), \(jobs) job(s), \(seconds) s")
+                let speed = SystemFuzzer.measureDeviceDays(
+                    .init(
+                        plugin: PluginLocator.launcher(path, arguments: arguments), behaviour: .seed, seed: 1,
+                        runs: nil, seconds: seconds, maxSteps: 0, jobs: jobs, os: .ios))
+                figures.append(
+                    SimulatedTimeFigure(
+                        plugin: name, jobs: jobs, seconds: speed.seconds, cases: speed.cases, steps: speed.steps,
+                        simulatedSeconds: speed.simulatedSeconds, failedRuns: speed.failedRuns))
+            }
+        }
+        return figures
     }
 }

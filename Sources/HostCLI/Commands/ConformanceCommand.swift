@@ -82,6 +82,7 @@ enum ConformanceCommand {
             HostCLI.diagnose("conformance: no executable plugin at \(pluginPath)" + (args.value("--plugin") == nil ? " (build it first: swift build, or pass --plugin PATH)" : ""))
             return 1
         }
+        if let checked = HostCLI.stopAfterCheckingArguments("conformance") { return checked }
         let plugin = PluginUnderTest(
             executable: pluginPath, extraArguments: args.passthrough,
             stepTimeout: .milliseconds(Int(timeout * 1000)))

@@ -62,6 +62,11 @@ enum DemoCommand {
             return HostCLI.usageError(error.description, usage: usage)
         }
         let pluginPath = PluginLocator.resolve(args.value("--plugin"))
+        if HostCLI.checkArgumentsOnly, !PluginLocator.isAvailable(pluginPath) {
+            HostCLI.diagnose("demo: no executable plugin at \(pluginPath)")
+            return 1
+        }
+        if let checked = HostCLI.stopAfterCheckingArguments("demo") { return checked }
         let scenario = DemoScenario(settings: settings)
         let osArguments = ios.map { ["--os", "ios", "--os-seed", String($0.seed)] } ?? []
         let plugin = PluginLauncher(

@@ -58,6 +58,7 @@ enum ExplainCommand {
         case .success(let source): input = source
         case .failure(let error): return HostCLI.usageError(error.description, usage: usage)
         }
+        if let checked = HostCLI.stopAfterCheckingArguments("explain") { return checked }
         let json = args.has("--json")
         let echo = !json && !args.has("--quiet")
         let pluginPath = PluginLocator.resolve(args.value("--plugin"))

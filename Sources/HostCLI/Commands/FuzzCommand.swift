@@ -103,6 +103,7 @@ enum FuzzCommand {
             HostCLI.diagnose("fuzz: no executable plugin at \(settings.plugin) (build it with swift build, or pass --plugin)")
             return 1
         }
+        if let checked = HostCLI.stopAfterCheckingArguments("fuzz") { return checked }
         let limit = settings.runs.map { "\($0) cases" } ?? "\(settings.seconds) s"
         HostCLI.diagnose(
             "fuzz: level \(settings.level), profile \(settings.profile.rawValue),"
@@ -155,10 +156,19 @@ enum FuzzCommand {
             return 0
         }
         print("\(findings.count) finding(s), grouped by what differed from the model or what the plugin reported:")
+        let timings = fuzzer.timings
         for (i, f) in findings.enumerated() {
-            report(f, number: i + 1, name: "plugin-\(i + 1)-\(slug(f.signature)).jsonl", settings: s, pluginArguments: args)
+            let name = "plugin-\(i + 1)-\(slug(f.signature)).jsonl"
+            report(f, number: i + 1, name: name, settings: s, pluginArguments: args, timing: timings[f.signature])
         }
         return 1
+    }
+
+    /// "found after 1.2 s, shrunk in 0.3 s: 30 → 4 steps" (without the times when not known).
+    static func shrunk(_ f: some FuzzFinding, _ timing: FindingTiming?) -> String {
+        let steps = "\(f.originalSteps) → \(f.shrunkSteps) steps"
+        guard let timing else { return "shrunk \(steps)" }
+        return String(format: "found after %.2f s, shrunk in %.2f s: ", timing.foundAfter, timing.shrinkSeconds) + steps
     }
 
     /// Writes a finding's trace into `directory`; returns its path, or "(not written)"
@@ -173,12 +183,15 @@ enum FuzzCommand {
     }
 
     /// Writes a plugin-level finding's trace and prints it.
-    static func report(_ f: PluginFuzzer.Finding, number: Int, name: String, settings s: Settings, pluginArguments: [String]) {
+    static func report(
+        _ f: PluginFuzzer.Finding, number: Int, name: String, settings s: Settings, pluginArguments: [String],
+        timing: FindingTiming? = nil
+    ) {
         let path = write(f.trace(profile: s.profile, seed: s.seed, pluginArguments: pluginArguments), name: name, to: s.out)
         let kind = f.outcome.violations.isEmpty ? "model agreement" : "cross-queue race"
         print("\n  [\(number)] \(kind): \(f.signature)")
         let origin = f.caseSeed == 0 ? "" : "case seed \(f.caseSeed), "
-        print("      \(origin)shrunk \(f.originalSteps) → \(f.steps.count) steps; trace \(path)")
+        print("      \(origin)\(shrunk(f, timing)); trace \(path)")
         for (n, step) in f.steps.enumerated() { print("      \(n + 1). \(step.summary)") }
         print("      \(f.explanation)")
     }

@@ -41,6 +41,7 @@ enum ReplayCommand {
             HostCLI.diagnose("replay: \(error)")
             return 64
         }
+        if let checked = HostCLI.stopAfterCheckingArguments("replay") { return checked }
         let plugin = PluginLocator.resolve(args.value("--plugin"))
         print("replay \(args.positional[0]): \(trace.header.level) level, profile \(trace.header.profile.rawValue), finding: \(trace.header.finding)")
         if trace.header.level == "system", let recorded = trace.header.extra["build"]?.stringValue, recorded != BuildInfo.configuration {

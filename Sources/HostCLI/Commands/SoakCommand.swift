@@ -83,6 +83,7 @@ enum SoakCommand {
             HostCLI.diagnose("soak: no executable plugin at \(settings.plugin) (build it with swift build, or pass --plugin)")
             return 1
         }
+        if let checked = HostCLI.stopAfterCheckingArguments("soak") { return checked }
         HostCLI.diagnose("soak: \(settings.invokes) invokes, \(settings.fuzzCases) fuzz cases, \(settings.rounds) rounds (\(settings.warmUpRounds) warm-up), plugin \(settings.plugin)")
         let runner = SoakRunner(settings: settings, progress: { HostCLI.diagnose($0) })
         let report = runner.run()

@@ -30,9 +30,11 @@ enum SystemFuzzCommand {
         let os = (s.os == .ios ? ", --os ios" : "") + (s.dispatch == .tauri ? ", --dispatch tauri" : "")
         let sides = s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"
         let rate = Int(Double(totals.steps) / max(elapsed, 0.001))
+        let days = String(format: "%.1f", fuzzer.simulatedSeconds / 86_400 / max(elapsed, 0.001))
         print(
             "fuzz (system level\(os), profile \(s.profile.rawValue): \(sides), seed \(s.seed)): \(totals.cases) cases, "
-                + "\(totals.steps) steps in \(String(format: "%.1f", elapsed)) s (\(rate) steps/s)")
+                + "\(totals.steps) steps in \(String(format: "%.1f", elapsed)) s (\(rate) steps/s, "
+                + "\(days) simulated device-days/s)")
         if findings.isEmpty {
             let extra = s.os == .ios ? " and I1-I3" : ""
             print("no findings: every invariant of REFERENCE.md part D\(extra) held after every step")
@@ -41,16 +43,18 @@ enum SystemFuzzCommand {
         let byInvariant = Dictionary(grouping: findings) { $0.violation?.invariant.rawValue ?? "run failures" }
         print("\(findings.count) finding(s), by invariant:")
         var n = 0
+        let timings = fuzzer.timings
         for key in byInvariant.keys.sorted() {
             let group = byInvariant[key]!
             let statement = group.first?.violation?.invariant.statement ?? ""
-            print("\n\(key): \(statement)")
+            let first = group.compactMap { timings[$0.signature]?.foundAfter }.min()
+            print("\n\(key): \(statement)" + (first.map { String(format: " (first found after %.2f s)", $0) } ?? ""))
             for f in group {
                 n += 1
                 let name = "system-\(n)-\(FuzzCommand.slug(f.signature)).jsonl"
                 let path = FuzzCommand.write(f.trace(profile: s.profile, seed: s.seed, pluginArguments: args), name: name, to: s.out)
                 print("  [\(n)] \(f.violation?.cause ?? f.signature)")
-                print("      case seed \(f.caseSeed), shrunk \(f.originalSteps) → \(f.systemCase.actions.count) steps; trace \(path)")
+                print("      case seed \(f.caseSeed), \(FuzzCommand.shrunk(f, timings[f.signature])); trace \(path)")
                 for (i, a) in f.systemCase.actions.enumerated() { print("      \(i + 1). \(a.summary)") }
                 print("      \(f.explanation)")
             }

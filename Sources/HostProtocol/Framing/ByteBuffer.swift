@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The growable input buffer shared by the frame decoders: bytes are appended at
 /// the end and consumed from the front; consumed space is reclaimed in bulk.
 struct ByteBuffer: Sendable {
@@ -39,12 +45,10 @@ struct ByteBuffer: Sendable {
     /// The absolute index of the first `byte` at or after `from`, or nil.
     func firstIndex(of byte: UInt8, from: Int) -> Int? {
         storage.withUnsafeBufferPointer { p in
-            var i = from
-            while i < p.count {
-                if p[i] == byte { return i }
-                i += 1
+            guard from < p.count, let found = memchr(p.baseAddress! + from, Int32(byte), p.count - from) else {
+                return nil
             }
-            return nil
+            return p.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
     }
 

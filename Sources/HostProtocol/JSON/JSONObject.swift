@@ -41,17 +41,28 @@ public struct JSONObject: Hashable, Sendable, Sequence, ExpressibleByDictionaryL
 
     /// Members in any order; for a repeated key the last one wins (as `JSON.parse` does).
     public init(lastWins pairs: [(String, JSONValue)]) {
+        self.init(lastWins: pairs.map { Member(key: $0.0, value: $0.1) })
+    }
+
+    /// Members in any order (as parsed); for a repeated key the last one wins.
+    init(lastWins parsed: [Member]) {
+        // Already in order with no repeats (every object this protocol's writers
+        // produce): taken as they are, one comparison per member.
+        if JSONObject.strictlyIncreasing(parsed) {
+            members = parsed
+            return
+        }
         members = []
-        members.reserveCapacity(pairs.count)
-        if pairs.count <= 16 {
+        members.reserveCapacity(parsed.count)
+        if parsed.count <= 16 {
             // Small objects (all of this protocol's): insertion, replacing repeats.
-            for (key, value) in pairs {
-                let (i, found) = search(key)
-                if found { members[i].value = value } else { members.insert(Member(key: key, value: value), at: i) }
+            for member in parsed {
+                let (i, found) = search(member.key)
+                if found { members[i].value = member.value } else { members.insert(member, at: i) }
             }
             return
         }
-        var indexed = pairs.enumerated().map { (offset: $0.offset, member: Member(key: $0.element.0, value: $0.element.1)) }
+        var indexed = parsed.enumerated().map { (offset: $0.offset, member: $0.element) }
         indexed.sort { a, b in
             let c = JSONObject.compare(a.member.key, b.member.key)
             return c != 0 ? c < 0 : a.offset < b.offset
@@ -63,6 +74,15 @@ public struct JSONObject: Hashable, Sendable, Sequence, ExpressibleByDictionaryL
                 members.append(entry.member)
             }
         }
+    }
+
+    private static func strictlyIncreasing(_ members: [Member]) -> Bool {
+        var i = 1
+        while i < members.count {
+            if compare(members[i - 1].key, members[i].key) >= 0 { return false }
+            i += 1
+        }
+        return true
     }
 
     public init(dictionaryLiteral elements: (String, JSONValue)...) {

@@ -1,4 +1,27 @@
 extension JSONParser {
+    /// The keys of JSON-RPC envelopes.
+    static let envelopeKeys = StringTable(["id", "jsonrpc", "method", "params", "result", "error"])
+    /// The one `jsonrpc` version.
+    static let versions = StringTable(["2.0"])
+    /// The contract's method and event names.
+    static let methodNames = StringTable(MethodRegistry.methods.map(\.name) + MethodRegistry.events)
+
+    /// Parses a string starting at the opening quote; when it is one of `table`'s
+    /// (plain, without escapes) that string is returned and no new one is built.
+    mutating func parseString(knownIn table: StringTable) throws(JSONParseError) -> String {
+        let start = index + 1
+        let limit = Swift.min(bytes.count, start + table.maxCount + 1)
+        var end = start
+        while end < limit, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\") { end += 1 }
+        if end < limit, bytes[end] == UInt8(ascii: "\""),
+            let known = table.lookup(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+        {
+            index = end + 1
+            return known
+        }
+        return try parseString()
+    }
+
     /// Parses a string starting at the opening quote; validates UTF-8 and escapes.
     mutating func parseString() throws(JSONParseError) -> String {
         index += 1

@@ -26,9 +26,9 @@ public struct JSONParser: ~Copyable {
 
     let bytes: UnsafeRawBufferPointer
     var index = 0
-    private var depth = 0
+    var depth = 0
 
-    private init(_ bytes: UnsafeRawBufferPointer) {
+    init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
@@ -58,7 +58,7 @@ public struct JSONParser: ~Copyable {
         JSONParseError(offset: index, reason: reason)
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -67,7 +67,7 @@ public struct JSONParser: ~Copyable {
         }
     }
 
-    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    mutating func parseValue() throws(JSONParseError) -> JSONValue {
         guard index < bytes.count else { throw error("unexpected end of input") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -90,7 +90,7 @@ public struct JSONParser: ~Copyable {
         index += count
     }
 
-    private mutating func enter() throws(JSONParseError) {
+    mutating func enter() throws(JSONParseError) {
         depth += 1
         if depth > JSONParser.maxDepth {
             throw error("nesting deeper than \(JSONParser.maxDepth) levels")
@@ -124,7 +124,7 @@ public struct JSONParser: ~Copyable {
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enter()
         index += 1
-        var members: [(String, JSONValue)] = []
+        var members: [JSONObject.Member] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -135,12 +135,13 @@ public struct JSONParser: ~Copyable {
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in object") }
             guard bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
-            let key = try parseString()
+            let key = try parseString(knownIn: JSONParser.envelopeKeys)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             skipWhitespace()
-            members.append((key, try parseValue()))
+            if members.isEmpty { members.reserveCapacity(4) }
+            members.append(JSONObject.Member(key: key, value: try parseValue()))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input in object") }
             let c = bytes[index]

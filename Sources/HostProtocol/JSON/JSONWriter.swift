@@ -13,9 +13,9 @@ public enum JSONWriter {
     /// Appends the compact JSON text of `value` to `out`.
     public static func write(_ value: JSONValue, to out: inout [UInt8]) {
         switch value {
-        case .null: out.append(contentsOf: "null".utf8)
-        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-        case .number(let n): out.append(contentsOf: n.literal.utf8)
+        case .null: out.append(literal: "null")
+        case .bool(let b): out.append(literal: b ? "true" : "false")
+        case .number(let n): out.append(utf8Of: n.literal)
         case .string(let s): writeString(s, to: &out)
         case .array(let elements):
             out.append(UInt8(ascii: "["))

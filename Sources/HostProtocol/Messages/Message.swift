@@ -34,18 +34,32 @@ public enum Message: Hashable, Sendable {
         }
         // One pass over the members (their keys are compared with ASCII literals, for
         // which `==` is a byte comparison).
-        var version: JSONValue?, rawID: JSONValue?, method: JSONValue?, params: JSONValue?, result: JSONValue?, errorValue: JSONValue?
+        var fields = Fields()
         for member in o.members {
             switch member.key {
-            case "jsonrpc": version = member.value
-            case "id": rawID = member.value
-            case "method": method = member.value
-            case "params": params = member.value
-            case "result": result = member.value
-            case "error": errorValue = member.value
+            case "jsonrpc": fields.version = member.value
+            case "id": fields.id = member.value
+            case "method": fields.method = member.value
+            case "params": fields.params = member.value
+            case "result": fields.result = member.value
+            case "error": fields.error = member.value
             default: break
             }
         }
+        return classify(fields)
+    }
+
+    /// The members of a message object that decide what it is.
+    struct Fields {
+        var version: JSONValue?, id: JSONValue?, method: JSONValue?, params: JSONValue?, result: JSONValue?
+        var error: JSONValue?
+    }
+
+    /// Classifies a message object by its members.
+    static func classify(_ fields: Fields) -> Message {
+        let (version, rawID, method, params, result, errorValue) = (
+            fields.version, fields.id, fields.method, fields.params, fields.result, fields.error
+        )
         let id = rawID.flatMap(RequestID.init(json:))
         let replyID = id ?? .null
         guard let version else {
@@ -103,6 +117,9 @@ public enum Envelope: Hashable, Sendable {
 
     /// Parses and classifies frame bytes; a frame that is not JSON yields the `-32700` error message.
     public static func parse(_ frame: UnsafeRawBufferPointer) -> Envelope {
+        // One object (nearly every frame): classified from its members as they are
+        // parsed, without building the object.
+        if let fields = JSONParser.parseMessageFields(frame) { return .single(Message.classify(fields)) }
         do {
             return classify(try JSONParser.parse(frame))
         } catch {

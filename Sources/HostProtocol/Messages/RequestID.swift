@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A JSON-RPC request id: a string, a number or null, kept with its type.
 ///
 /// The string `"1"` and the number `1` are different ids. Numbers keep their
@@ -13,21 +19,33 @@ public enum RequestID: Hashable, Sendable, CustomStringConvertible {
     /// "e\u{301}", which are different ids on the wire).
     public static func == (a: RequestID, b: RequestID) -> Bool {
         switch (a, b) {
-        case (.string(let x), .string(let y)): x.utf8.elementsEqual(y.utf8)
-        case (.number(let x), .number(let y)): x.literal.utf8.elementsEqual(y.literal.utf8)
+        case (.string(let x), .string(let y)): sameBytes(x, y)
+        // Number literals are ASCII, where `==` compares bytes.
+        case (.number(let x), .number(let y)): x.literal == y.literal
         case (.null, .null): true
         default: false
         }
     }
 
+    /// Whether two strings have the same UTF-8 bytes.
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { pa in
+            b.withUTF8 { pb in
+                pa.count == pb.count && (pa.isEmpty || memcmp(pa.baseAddress!, pb.baseAddress!, pa.count) == 0)
+            }
+        }
+    }
+
     public func hash(into hasher: inout Hasher) {
         switch self {
-        case .string(let s):
+        case .string(var s):
             hasher.combine(0)
-            for b in s.utf8 { hasher.combine(b) }
+            s.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         case .number(let n):
             hasher.combine(1)
-            for b in n.literal.utf8 { hasher.combine(b) }
+            var literal = n.literal
+            literal.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         case .null:
             hasher.combine(2)
         }

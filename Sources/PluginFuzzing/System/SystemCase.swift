@@ -28,6 +28,8 @@ public struct SystemCase: Sendable {
         public var services: [[Int]] = []
         /// Why the run could not be completed, if it could not.
         public var error: String?
+        /// How much virtual time the run covered.
+        public var simulated = VirtualTime.zero
 
         /// Every race decided, in order.
         public var allRaces: [RaceRecord] { races.flatMap { $0 } }
@@ -85,11 +87,13 @@ public struct SystemCase: Sendable {
             return outcome
         }
         let ios = sim.info.os == .ios
+        let startedAt = sim.now
         defer { sim.detach() }
         let config = scenario.config
         var checker = InvariantChecker()
         var seen = (timeline: sim.timeline.count, races: sim.raceRecords.count, services: 0)
         func record() {
+            outcome.simulated = VirtualTime(nanoseconds: sim.now.nanoseconds - startedAt.nanoseconds)
             let (all, races, services) = (sim.timeline, sim.raceRecords, handedOut.withLock { $0 })
             outcome.timeline.append(Self.recorded(all[seen.timeline...]))
             outcome.races.append(Array(races[seen.races...]))

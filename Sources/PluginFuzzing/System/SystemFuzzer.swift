@@ -49,6 +49,8 @@ public final class SystemFuzzer: Sendable {
         public let shrinkAttempts: Int
         /// The plugin's `--dispatch` the finding was made under.
         public var dispatch: DispatchMode = .serial
+
+        public var shrunkSteps: Int { systemCase.actions.count }
     }
 
     public let configuration: Configuration
@@ -63,6 +65,12 @@ public final class SystemFuzzer: Sendable {
 
     /// Cases and steps run so far.
     public var totals: (cases: Int, steps: Int) { loop.totals }
+
+    /// When each finding was found and how long shrinking it took, by signature.
+    public var timings: [String: FindingTiming] { loop.timings }
+
+    /// The virtual time the cases played so far covered, in seconds.
+    public var simulatedSeconds: Double { loop.simulatedSeconds }
 
     /// The case a seed stands for.
     public func generateCase(seed: UInt64) -> SystemCase { loop.level.generate(seed: seed) }

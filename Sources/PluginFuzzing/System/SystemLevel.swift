@@ -26,6 +26,8 @@ struct SystemLevel: FuzzLevel {
 
     func steps(_ c: SystemCase, _ outcome: SystemCase.Outcome) -> Int { outcome.timeline.count }
 
+    func simulatedSeconds(_ outcome: SystemCase.Outcome) -> Double { outcome.simulated.seconds }
+
     func signatures(_ outcome: SystemCase.Outcome) -> [String] { outcome.signatures }
 
     /// A run that could not be completed leaves the plugin in an unknown state: a new

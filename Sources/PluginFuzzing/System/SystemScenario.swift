@@ -61,6 +61,10 @@ public struct SystemScenario: Sendable, Hashable {
     public var serviceOrder: [Int]?
     /// Under `--os ios`: whether the app's code starts the service at every launch.
     public var restartAtLaunch = false
+    /// The processing request's earliest begin, minutes (nil: `earliestMinutes`), and
+    /// whether it needs external power: a processing request for the night.
+    public var processingEarliestMinutes: Double?
+    public var processingNeedsPower = false
 
     /// The run the `n`th start (from 0) gets.
     func runIndex(start n: Int) -> Int {
@@ -74,7 +78,8 @@ public struct SystemScenario: Sendable, Hashable {
         c.iosProcessingSafetyTimeoutSecs = processingSafetyTimeout
         c.iosCancelListenerTimeoutSecs = listenerTimeout
         c.iosEarliestRefreshBeginMinutes = earliestMinutes
-        c.iosEarliestProcessingBeginMinutes = earliestMinutes
+        c.iosEarliestProcessingBeginMinutes = processingEarliestMinutes ?? earliestMinutes
+        c.iosRequiresExternalPower = processingNeedsPower
         return c
     }
 
@@ -91,6 +96,8 @@ public struct SystemScenario: Sendable, Hashable {
             "serviceOrder": serviceOrder.map { .array($0.map { .number($0) }) } ?? .null,
         ]
         if restartAtLaunch { o["restartAtLaunch"] = true }
+        if let processingEarliestMinutes { o["processingEarliestMinutes"] = .number(processingEarliestMinutes) }
+        if processingNeedsPower { o["processingNeedsPower"] = true }
         return .object(JSONObject(o))
     }
 
@@ -129,5 +136,7 @@ public struct SystemScenario: Sendable, Hashable {
             runs: runs, safetyTimeout: s, processingSafetyTimeout: p, listenerTimeout: l, earliestMinutes: e,
             blockingThreads: threads, races: plan, serviceOrder: order)
         restartAtLaunch = json["restartAtLaunch"]?.boolValue ?? false
+        processingEarliestMinutes = json["processingEarliestMinutes"]?.doubleValue
+        processingNeedsPower = json["processingNeedsPower"]?.boolValue ?? false
     }
 }

@@ -109,7 +109,7 @@ public final class DirectConnection {
 
     /// Reads until the response to `id`; keeps events and other responses.
     public func response(to id: RequestID) throws(HostError) -> Response {
-        if let r = early.removeValue(forKey: id) { return r }
+        if !early.isEmpty, let r = early.removeValue(forKey: id) { return r }
         while true {
             let frame = try nextFrame()
             switch Envelope.parse(frame) {

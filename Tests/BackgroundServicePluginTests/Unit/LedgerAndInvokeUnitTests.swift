@@ -58,11 +58,13 @@ struct LedgerAndInvokeUnitTests {
 
     // MARK: - Invoke
 
-    final class RouteLog {
+    final class RouteLog: InvokeSink {
         var delivered: [Result<JSONValue, RPCError>?] = []
         var twice: [String] = []
-        var route: Invoke.Route {
-            Invoke.Route(deliver: { [unowned self] in delivered.append($0) }, answeredTwice: { [unowned self] in twice.append($0) })
+        var route: Invoke.Route { Invoke.Route(sink: self, replyID: .int(7)) }
+        func deliver(_ outcome: Result<JSONValue, RPCError>?, for route: Invoke.Route) { delivered.append(outcome) }
+        func answeredTwice(_ detail: String, _ outcome: Result<JSONValue, RPCError>, for route: Invoke.Route) {
+            twice.append(detail)
         }
     }
 
