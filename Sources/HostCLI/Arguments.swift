@@ -3,7 +3,9 @@
 public struct Arguments: Sendable {
     /// A bad command line (exit 64).
     public struct UsageError: Error, CustomStringConvertible {
+        /// What is wrong, in one line.
         public let description: String
+        /// An error saying `description`.
         public init(_ description: String) { self.description = description }
     }
 

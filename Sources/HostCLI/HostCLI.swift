@@ -61,10 +61,37 @@ public enum HostCLI {
         return 0
     }
 
-    /// Prints a usage error and the usage to stderr; returns 64.
+    /// A usage error, on stderr: one line `plugin-host SUBCOMMAND: MESSAGE` and where the
+    /// usage is (`see \`plugin-host SUBCOMMAND --help\``), the subcommand read from
+    /// `usage`'s first line; returns 64. A file named on the command line that cannot be
+    /// read is one too.
     static func usageError(_ message: String, usage: String) -> Int32 {
-        diagnose("plugin-host: \(message)\n\n\(usage)")
+        let sub = subcommand(ofUsage: usage)
+        diagnose(sub ?? "", message)
+        diagnose("see `plugin-host\(sub.map { " " + $0 } ?? "") --help`")
         return 64
+    }
+
+    /// `demo` for `usage: plugin-host demo [options]`; nil for the top-level usage.
+    static func subcommand(ofUsage usage: String) -> String? {
+        let words = usage.split(separator: "\n").first?.split(separator: " ") ?? []
+        guard words.count >= 3, words[1] == "plugin-host", words[2].allSatisfy({ $0.isLowercase }) else { return nil }
+        return String(words[2])
+    }
+
+    /// The plugin cannot be started: a path given with `--plugin` that names no
+    /// executable is a usage error (64); the default one not built yet is a failure (1),
+    /// with how to build it.
+    static func pluginMissing(_ subcommand: String, path: String, explicit: Bool, usage: String) -> Int32 {
+        if explicit { return usageError("--plugin: no executable plugin at \(path)", usage: usage) }
+        diagnose(subcommand, "no executable plugin at \(path) (build it first: swift build, or pass --plugin PATH)")
+        return 1
+    }
+
+    /// A line on stderr, as `plugin-host SUBCOMMAND: MESSAGE` (`plugin-host: MESSAGE`
+    /// for an empty subcommand).
+    static func diagnose(_ subcommand: String, _ message: String) {
+        diagnose("plugin-host\(subcommand.isEmpty ? "" : " " + subcommand): \(message)")
     }
 
     /// A line on stderr.

@@ -17,9 +17,13 @@ public struct Latency: Sendable {
         return Double(samples[rank]) / 1000
     }
 
+    /// The median, microseconds.
     public var p50: Double { percentile(0.5) }
+    /// The 90th percentile, microseconds.
     public var p90: Double { percentile(0.9) }
+    /// The 99th percentile, microseconds.
     public var p99: Double { percentile(0.99) }
+    /// The largest sample, microseconds.
     public var max: Double { Double(samples.last ?? 0) / 1000 }
 
     /// Times `body` `count` times (after `warmup` untimed runs).

@@ -58,18 +58,33 @@ final class PluginPipe: Sendable {
     }
 
     /// Writes bytes to stdin, but kills the plugin if a large write is still blocked
-    /// at `deadline` (a plugin that stops reading must not hang the suite).
+    /// at `deadline` (a plugin that stops reading must not hang the suite). False when
+    /// the write failed or the plugin was killed for it.
+    ///
+    /// The write and the watchdog settle who came first under one lock: a watchdog
+    /// that starts running as the write returns (too late for `cancel()` to stop it)
+    /// finds the write finished and leaves the plugin alone. `arm` schedules the
+    /// watchdog and returns what cancels it (by default a work item on a global queue).
     @discardableResult
-    func write(_ bytes: [UInt8], deadline: DispatchTime) -> Bool {
+    func write(
+        _ bytes: [UInt8], deadline: DispatchTime,
+        arm: (DispatchTime, @escaping @Sendable () -> Void) -> () -> Void = { deadline, body in
+            let item = DispatchWorkItem(block: body)
+            DispatchQueue.global().asyncAfter(deadline: deadline, execute: item)
+            return { item.cancel() }
+        }
+    ) -> Bool {
         guard bytes.count > 16_384 else { return write(bytes) }
-        let watchdog = DispatchWorkItem { [self] in
+        let race = WriteRace()
+        let cancel = arm(deadline) { [self] in
+            guard race.settle(.killed) else { return }
             received.state.withLock { $0.killedByWatchdog = true }
             transport.terminate()
         }
-        DispatchQueue.global().asyncAfter(deadline: deadline, execute: watchdog)
         let ok = write(bytes)
-        watchdog.cancel()
-        return ok
+        let finished = race.settle(.finished)
+        cancel()
+        return finished && ok
     }
 
     /// Whether a write blocked past its deadline and the plugin was killed for it.
@@ -106,6 +121,22 @@ final class PluginPipe: Sendable {
     /// Ends the plugin: closes stdin, waits up to `grace`, then stops it; reaps it.
     @discardableResult
     func stop(grace: Duration = .seconds(2)) -> ExitStatus { transport.close(grace: grace) }
+}
+
+/// Who ended a watched write first: the write, or its watchdog.
+final class WriteRace: Sendable {
+    /// The side that ended it.
+    enum Winner { case finished, killed }
+    private let winner = Mutex<Winner?>(nil)
+
+    /// Claims the outcome for `side`; true if it is the first to, false if the other was.
+    func settle(_ side: Winner) -> Bool {
+        winner.withLock { w in
+            guard w == nil else { return w == side }
+            w = side
+            return true
+        }
+    }
 }
 
 extension Duration {

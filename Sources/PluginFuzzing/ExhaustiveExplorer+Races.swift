@@ -10,11 +10,17 @@ import HostProtocol
 extension ExhaustiveExplorer {
     /// An invoke and an OS event at once.
     public enum RaceLetter: String, CaseIterable, Sendable {
+        /// `waitForCancel` and `os/expire` of the running task.
         case waitExpire = "wait|expire"
+        /// `completeBgTask` and `os/expire` of the running task.
         case completeExpire = "complete|expire"
+        /// `cancelCancelListener` and `os/expire` of the running task.
         case cancelExpire = "cancel|expire"
+        /// `waitForCancel` and `os/advanceTime` onto the next due time.
         case waitDue = "wait|due"
+        /// `completeBgTask` and `os/advanceTime` onto the next due time.
         case completeDue = "complete|due"
+        /// `completeBgTask` and `os/launch` of the refresh task.
         case completeLaunch = "complete|launch-refresh"
 
         /// The two letters: the invoke, then the OS event.
@@ -33,7 +39,9 @@ extension ExhaustiveExplorer {
     /// One step of a path: a letter, or a race letter with its schedule (`first` runs the
     /// first `preemptAfter` decisions, the other queue the rest).
     public enum Move: Hashable, Sendable {
+        /// A letter on its own.
         case letter(Letter)
+        /// A race letter under a one-preemption schedule.
         case race(RaceLetter, first: DispatchQueueName, preemptAfter: Int)
     }
 

@@ -16,13 +16,21 @@ import HostProtocol
 public final class ExhaustiveExplorer {
     /// A letter of the alphabet.
     public enum Letter: String, CaseIterable, Sendable {
+        /// startKeepalive {}, waitForCancel, completeBgTask (success), stopKeepalive, cancelCancelListener.
         case start, wait, complete, stop, cancel
+        /// os/launch of the refresh task.
         case launchRefresh = "launch-refresh"
+        /// os/launch of the processing task.
         case launchProcessing = "launch-processing"
+        /// os/expire of the running task (else the refresh task); os/advanceTime to the next due time.
         case expire, due
+        /// os/advanceTime to one tick before the next due time.
         case justBefore = "just-before"
+        /// startKeepalive with short timers and begin dates of 0 minutes.
         case startFast = "start-fast"
+        /// os/setConditions autoLaunch true.
         case autoOn = "auto-on"
+        /// os/setConditions autoLaunch false.
         case autoOff = "auto-off"
     }
 
@@ -36,6 +44,7 @@ public final class ExhaustiveExplorer {
     private var resetID = 0
     /// Sequences run and distinct states found.
     public private(set) var sequencesRun = 0
+    /// Steps sent, over all sequences.
     public private(set) var stepsRun = 0
     /// Failures found (first per signature).
     public private(set) var failures: [String: [FuzzStep]] = [:]

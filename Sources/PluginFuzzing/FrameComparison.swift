@@ -31,7 +31,9 @@ public enum FrameComparison {
     public struct Mismatch: Sendable, Hashable {
         /// Index in the frame lists.
         public let index: Int
+        /// The frame the model expected there (nil: none).
         public let expected: JSONValue?
+        /// The frame the plugin wrote there (nil: none).
         public let actual: JSONValue?
 
         /// What kind of difference, for grouping findings: which method's reply or

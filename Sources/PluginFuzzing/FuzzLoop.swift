@@ -66,6 +66,7 @@ public struct FindingTiming: Sendable, Hashable {
     /// Shrinking it to the finding kept.
     public var shrinkSeconds: Double
 
+    /// A timing.
     public init(foundAfter: Double, shrinkSeconds: Double) {
         self.foundAfter = foundAfter
         self.shrinkSeconds = shrinkSeconds

@@ -7,6 +7,7 @@ public struct RaceViolation: Sendable, Hashable {
     /// `exactly-once` (a second `setTaskCompleted`), `invoke.answered-once` (a second answer),
     /// `invoke.never-answered` (a stored `waitForCancel` let go of unanswered).
     public let rule: String
+    /// The plugin's words: which invoke, which statement, which queue.
     public let detail: String
 
     /// The finding's signature.

@@ -42,6 +42,7 @@ extension PluginDriver {
             if case .closed(let status) = backing { status } else { nil }
         }
 
+        /// The failure in words.
         public var description: String {
             switch backing {
             case .closed(let s?): "the plugin \(s)"

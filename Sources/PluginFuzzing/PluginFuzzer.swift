@@ -10,8 +10,11 @@ import Synchronization
 public final class PluginFuzzer: Sendable {
     /// What to run.
     public struct Configuration: Sendable {
+        /// How to start each job's plugin (a binary, or the engine in this process).
         public var plugin: PluginLauncher
+        /// The plugin's profile, which the reference model follows too.
         public var profile: Profile
+        /// The run's seed: the same seed gives the same cases.
         public var seed: UInt64
         /// Stop after this many cases (nil: use `seconds`).
         public var runs: Int?
@@ -19,6 +22,7 @@ public final class PluginFuzzer: Sendable {
         public var seconds: Double
         /// Longest case, in steps.
         public var maxSteps: Int
+        /// Plugins and fuzzing threads in parallel.
         public var jobs: Int
         /// Stop once this many distinct findings are known (nil: never).
         public var stopAfterFindings: Int?
@@ -26,6 +30,7 @@ public final class PluginFuzzer: Sendable {
         /// contain racing batches with schedules (``StepGenerator``, ``InterleavingCheck``).
         public var dispatch: DispatchMode
 
+        /// A configuration.
         public init(
             plugin: PluginLauncher, profile: Profile, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int,
             jobs: Int, stopAfterFindings: Int? = nil, dispatch: DispatchMode = .serial
@@ -44,18 +49,26 @@ public final class PluginFuzzer: Sendable {
 
     /// A distinct failure, shrunk.
     public struct Finding: FuzzFinding {
+        /// What kind of disagreement with the model it is (findings are grouped by it).
         public let signature: String
+        /// The seed of the case that first showed it.
         public let caseSeed: UInt64
+        /// The case's length before shrinking.
         public let originalSteps: Int
+        /// The shrunk steps.
         public let steps: [FuzzStep]
+        /// What the shrunk steps gave: the frames, and the first mismatch.
         public let outcome: PluginCase.Outcome
+        /// Candidates tried while shrinking.
         public let shrinkAttempts: Int
         /// The plugin's `--dispatch` the finding was made under.
         public var dispatch: DispatchMode = .serial
 
+        /// The shrunk case's length.
         public var shrunkSteps: Int { steps.count }
     }
 
+    /// What it runs.
     public let configuration: Configuration
     private let loop: FuzzLoop<PluginLevel>
 

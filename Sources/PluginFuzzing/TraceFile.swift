@@ -14,15 +14,22 @@ import PluginHost
 public struct TraceFile: Sendable {
     /// The first line.
     public struct Header: Sendable {
+        /// `plugin` or `system`.
         public var level: String
+        /// The plugin's profile (and, at system level, the host's behaviour).
         public var profile: Profile
+        /// The run's seed.
         public var seed: UInt64
+        /// The finding's signature.
         public var finding: String
+        /// A paragraph on what the trace shows.
         public var explanation: String
+        /// The plugin's arguments when it was recorded.
         public var pluginArguments: [String]
         /// System level: the scenario (services, config, pool, race orders) and the violations.
         public var extra: [String: JSONValue]
 
+        /// The header line (with `kind`, `version` and the build).
         public var json: JSONValue {
             var o: [String: JSONValue] = [
                 "kind": "header", "version": 1, "level": .string(level), "profile": .string(profile.rawValue),
@@ -35,6 +42,7 @@ public struct TraceFile: Sendable {
         }
     }
 
+    /// The first line.
     public var header: Header
     /// One JSON object per step (without the `kind` member, added when written).
     public var lines: [JSONValue]
@@ -62,6 +70,7 @@ public struct TraceFile: Sendable {
 
     /// Why a trace file cannot be read.
     public struct ReadError: Error, CustomStringConvertible {
+        /// Why, in words.
         public let description: String
     }
 

@@ -23,7 +23,9 @@ import Synchronization
 /// let connection = PluginConnection(transport: transport)
 /// ```
 public final class InProcessTransport: PluginTransport {
+    /// The engine's framing (`--framing lsp` gives LSP, anything else NDJSON).
     public let framing: Framing
+    /// The largest frame a reader accepts from the engine.
     public let maxFrameBytes = 16 << 20
     private let engine: Mutex<PluginEngine>
     let output = Outbox()
@@ -80,6 +82,7 @@ public final class InProcessTransport: PluginTransport {
 
     deinit { clock?.stop() }
 
+    /// Feeds bytes to the engine (or, with `--echo`, straight back); fails once its output has ended.
     public func send(_ bytes: [UInt8]) throws(HostError) {
         if echo {
             try output.append(bytes)
@@ -88,24 +91,31 @@ public final class InProcessTransport: PluginTransport {
         try step { $0.receive(bytes) }
     }
 
+    /// Waits for the engine's output and copies it; 0 once it has ended and all of it was taken.
     public func receive(into buffer: UnsafeMutableRawBufferPointer) -> Int { output.take(into: buffer) }
 
+    /// Ends the engine's input as a closed stdin does: the engine answers what the end
+    /// completes (a last request without its newline) or cuts off (`-32700`), that
+    /// output is moved out, and only then the output ends with status 0.
     public func closeInput() {
-        try? step { engine in
-            engine.endOfInput()
-            output.end(.exited(0))
-        }
+        try? step { $0.endOfInput() }
+        engine.withLock { _ in output.end(.exited(0)) }
+        clock?.stop()
     }
 
+    /// Ends the output at once as a SIGKILL would (`.signaled(SIGKILL)`).
     public func terminate() {
         engine.withLock { _ in output.end(.signaled(SIGKILL)) }
         clock?.stop()
     }
 
+    /// How the output ended, nil while it goes on.
     public var exitStatus: ExitStatus? { output.status }
 
+    /// Waits up to `timeout` for the output to end.
     public func waitForExit(timeout: Duration) -> ExitStatus? { output.waitForEnd(timeout: timeout) }
 
+    /// Ends the input (``closeInput()``); the engine has no process to wait for, so `grace` is not needed.
     @discardableResult
     public func close(grace: Duration) -> ExitStatus {
         closeInput()

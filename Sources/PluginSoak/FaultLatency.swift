@@ -110,35 +110,32 @@ package enum FaultLatency {
         }
     }
 
-    /// Waits until the kernel reports the process stopped (`kill` only queues SIGSTOP:
-    /// until it takes effect the process may still read and answer).
-    package static func waitUntilStopped(_ pid: Int32, timeout: Duration = .seconds(10)) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            // /proc/PID/stat: "pid (comm) S ...": the state follows the last ')'.
-            if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")"), stat[stat.index(after: close)...].dropFirst().first == "T"
-            {
-                return true
-            }
-            usleep(200)
+    /// Waits until the kernel reports the child stopped (`kill` only queues SIGSTOP:
+    /// until it takes effect the process may still read and answer). Blocks in
+    /// `waitid(WSTOPPED | WNOWAIT)`, no polling: the stop is reported and left in place,
+    /// and an exit (also waited for, so that a dying child does not block it for ever)
+    /// is left for the reaper. False when the child exited instead, or is not ours.
+    package static func waitUntilStopped(_ pid: Int32) -> Bool {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WSTOPPED | WEXITED | WNOWAIT) != 0 {
+            if errno != EINTR { return false }
         }
-        return false
+        return info.si_code == CLD_STOPPED
     }
 
-    /// Waits until the process has its stdin reader thread and sleeps (blocked in
-    /// read(2)); false after `timeout`.
-    static func waitUntilIdle(_ pid: Int32, timeout: Duration = .seconds(5)) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) {
-                let threads = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }.flatMap { Int($0.dropFirst(8).trimmingCharacters(in: .whitespaces)) } ?? 0
-                let sleeping = status.split(separator: "\n").contains { $0.hasPrefix("State:") && $0.contains("S (sleeping)") }
-                if threads >= 2, sleeping { return true }
-            }
-            usleep(500)
+    /// Waits until a freshly started plugin serves requests: one round trip on its own
+    /// pipes (a blocking read of the reply, no polling). Its stdin reader is then back
+    /// waiting for input.
+    static func waitUntilServing(_ child: PluginProcess) -> Bool {
+        let request = Array(#"{"jsonrpc":"2.0","id":0,"method":"plugin/state"}"#.utf8) + [0x0A]
+        guard (try? child.send(request)) != nil else { return false }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        defer { buffer.deallocate() }
+        while true {
+            let n = child.receive(into: buffer)
+            if n == 0 { return false }
+            if buffer[0..<n].contains(0x0A) { return true }
         }
-        return false
     }
 
     /// The connection's plugin process (the trials are about processes).
@@ -163,7 +160,9 @@ package enum FaultLatency {
         }
         // Stopped, the plugin answers nothing, so all three calls stay pending.
         kill(process.pid, SIGSTOP)
-        guard waitUntilStopped(process.pid) else { throw Failure(description: "the plugin did not stop on SIGSTOP within 10 s") }
+        guard waitUntilStopped(process.pid) else {
+            throw Failure(description: "the plugin exited instead of stopping on SIGSTOP")
+        }
         let pending = Pending()
         pending.start([WaitForCancel.name, PluginStateMethod.name, OSPendingTaskRequests.name], on: connection)
         guard connection.pendingCount == 3 else { throw Failure(description: "expected 3 pending calls, have \(connection.pendingCount)") }
@@ -232,7 +231,10 @@ package enum FaultLatency {
             throw Failure(description: error.description)
         }
         // Measured from a started plugin (its stdin reader waiting), not from the spawn.
-        _ = waitUntilIdle(child.pid)
+        guard waitUntilServing(child) else {
+            child.close(grace: .milliseconds(100))
+            throw Failure(description: "the plugin did not answer its first request")
+        }
         // The reader goes away: the plugin's next write to stdout fails.
         let link = "/proc/self/fd/\(child.outputDescriptor)"
         let pipeName = (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) ?? "?"

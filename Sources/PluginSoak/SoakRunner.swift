@@ -52,6 +52,14 @@ package final class SoakRunner: Sendable {
             report.error = "the soak measures a plugin process, and this plugin is not one"
             return report
         }
+        // The plugin has started and served a request before anything is measured: a
+        // sample taken while it is still loading reads its start-up as growth.
+        do {
+            _ = try connection.callBlocking(PluginStateMethod.self, EmptyParams(), timeout: .seconds(30))
+        } catch {
+            report.error = "the plugin did not answer its first request: \(error)"
+            return report
+        }
         let started = ContinuousClock.now
         var invokesDone = 0, requestsDone = 0, casesDone = 0
         var script = InvokeScript()

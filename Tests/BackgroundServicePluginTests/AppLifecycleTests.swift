@@ -154,7 +154,7 @@ struct AppLifecycleTests {
         #expect(Replies.events("os/taskLaunched", in: lines).isEmpty)
         let deferred = Replies.events("os/launchDeferred", in: lines).first
         #expect(deferred?["reasons"]?.arrayValue?.first?["factor"]?.stringValue == "notRegistered")
-        let unregistered = #"Invalid params: no launch handler is registered for \"\#(refreshID)\""#
+        let unregistered = #"Invalid params: no launch handler is registered for \"\#(refreshID)\" (none is registered)"#
         #expect(lines.contains(failure(6, -32602, unregistered)))
         #expect(try Replies.state(7, in: lines).pendingRequests.count == 2)
     }

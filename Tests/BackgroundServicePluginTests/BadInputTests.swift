@@ -148,4 +148,18 @@ struct BadInputTests {
         #expect(cut.status == 0)
         #expect(cut.lines == [now(1, "4"), failure("null", -32700, "Parse error: unexpected end of input in object at byte 24")])
     }
+
+    /// A misspelled method is still `-32601`; the message says which method was probably meant
+    /// (the `--os ios` ones only under `--os ios`), and a far name gets no guess.
+    @Test func misspelledMethodGetsASuggestion() throws {
+        let lines = try Plugin.lines(["--os", "ios"], [
+            req(1, "startKeepAlive"), req(2, "os/explian"), req(3, "nope"), state(4),
+        ])
+        #expect(lines.prefix(3) == [
+            failure(1, -32601, "Method not found: startKeepAlive (did you mean startKeepalive?)"),
+            failure(2, -32601, "Method not found: os/explian (did you mean os/explain?)"),
+            failure(3, -32601, "Method not found: nope"),
+        ])
+        #expect(try Plugin.lines([], [req(2, "os/explian")]) == [failure(2, -32601, "Method not found: os/explian")])
+    }
 }

@@ -1,25 +1,14 @@
+import HostProtocol
 import Testing
 
 /// Contract 2: with the virtual clock the whole output is a byte-for-byte
 /// deterministic function of the input and the flags.
 @Suite("determinism")
 struct DeterminismTests {
-    /// SplitMix64: a small fixed-seed generator, so the script is the same every run.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A script of `count` messages mixing every invoke, every `os/` control (with
     /// good and bad params), session methods, notifications and batches.
     static func script(seed: UInt64, count: Int) -> [String] {
-        var rng = SplitMix64(state: seed)
+        var rng = SplitMix64(seed: seed)  // fixed seed: the script is the same every run
         func pick<T>(_ options: [T]) -> T { options[Int(rng.next() % UInt64(options.count))] }
         let identifiers = [refreshID, refreshID, processingID, processingID, "com.example.app.nope"]
         let numbers = ["0", "0.5", "1", "5", "28", "-1", "\"x\"", "null", "true", "0.000000001"]

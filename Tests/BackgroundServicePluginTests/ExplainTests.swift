@@ -21,6 +21,8 @@ struct ExplainTests {
             + #""plannedAt":960,"reasons":[\#(reasons.joined(separator: ","))],"status":"pending"}"#))
     }
 
+    static let registered = "registered: com.example.app.bg-processing, com.example.app.bg-refresh"
+
     /// A running task, an identifier with nothing pending, and a request that can go
     /// now (empty reasons: it launches as time next advances).
     @Test func runningNotPendingAndReady() throws {
@@ -38,7 +40,8 @@ struct ExplainTests {
             reasons: [
                 LaunchReason(
                     factor: .notPending,
-                    detail: "no request for com.example.app.never is pending; the app must submit one")
+                    detail: "no request for com.example.app.never is pending; the app must submit one "
+                        + "(com.example.app.never is not registered; \(Self.registered))")
             ],
             nextPossibleAt: nil))
         let ready = try Replies.explanation(11, in: lines)

@@ -80,9 +80,10 @@ struct IOSClockTests {
 
     /// A bound remains (100,000 events per call); hitting it stops after finishing the
     /// instant it reached: -32002 with `data.now`, the state is the state at that time
-    /// (an `os/advanceTime 0` then does nothing), and the next call goes on.
+    /// (an `os/advanceTime 0` then does nothing), and the next call goes on. The message
+    /// names the events the call really performed (the bound's, and the instant's after it).
     @Test func boundedAdvanceStopsAtAnInstant() throws {
-        let lines = try Plugin.lines(["--os", "ios"], [
+        let lines = try Plugin.lines(iosFlags(), [
             setPolicy(
                 1, #"{"minLaunchSpacingSecs":0,"energyBudgetLaunches":100000,"refreshDelayMaxSecs":0,"#
                     + #""processingDelayMaxSecs":0}"#),
@@ -94,13 +95,95 @@ struct IOSClockTests {
         let error = try #require(Replies.find(3, in: lines)?["error"])
         #expect(error["code"]?.int64Value == -32002)
         let stop = try #require(error["data"]?["now"]?.description)
-        #expect(error["message"]?.stringValue == "Invalid state: os/advanceTime stopped at \(stop) s after 100000 "
+        let performed = try #require(Self.eventsPerformed(by: 3, after: 2, in: lines))
+        #expect((100_000..<200_000).contains(performed))
+        #expect(error["message"]?.stringValue == "Invalid state: os/advanceTime stopped at \(stop) s after \(performed) "
             + "autonomous events (timer firings, expirations, kills, launches); advance again to go on")
         let at = try Replies.state(4, in: lines)
         #expect(at.now.decimalSeconds == stop && at.now < VirtualTime(seconds: 86400)!)
         #expect(lines.contains(now(5, stop)))
         #expect(try Replies.state(6, in: lines) == at)
         #expect(try Replies.state(8, in: lines).counters.launched > at.counters.launched)
+    }
+
+    /// When one instant alone holds more than the bound's events again (zero budgets, spacing
+    /// and delays, a large energy budget: a task launched and expired over and over at 86400 s),
+    /// the call stops at the hard bound, 200,000 events, in the middle of that instant, and says
+    /// so; the clock is at `data.now`, and the next call (even of 0 s) runs what is still due then.
+    @Test func hardBoundStopsWithinAnInstantAndSaysSo() throws {
+        let lines = try Plugin.lines(iosFlags(), [
+            setPolicy(
+                1, #"{"refreshEarlyExpiryChance":1,"refreshEarlyExpiryMinSecs":0,"refreshEarlyExpiryMaxSecs":0,"#
+                    + #""refreshDelayMaxSecs":0,"minLaunchSpacingSecs":0,"energyBudgetLaunches":100000}"#),
+            conditions(2, #"{"autoLaunch":false}"#), advance(3, "86400"),
+            req(4, "startKeepalive", #"{"iosEarliestRefreshBeginMinutes":0,"iosEarliestProcessingBeginMinutes":1000}"#),
+            conditions(5, #"{"autoLaunch":true}"#), advance(6, "1"), state(7), advance(8, "0"), state(9),
+        ])
+        let error = try #require(Replies.find(6, in: lines)?["error"])
+        #expect(error["data"] == ["now": 86400])
+        #expect(try #require(Self.eventsPerformed(by: 6, after: 5, in: lines)) == 200_000)
+        #expect(error["message"]?.stringValue == "Invalid state: os/advanceTime stopped at 86400 s after 200000 "
+            + "autonomous events (timer firings, expirations, kills, launches), within that instant (the hard "
+            + "bound is 200000 events); advance again to run the events still due at 86400 s and go on")
+        let stopped = try Replies.state(7, in: lines)
+        #expect(stopped.now == VirtualTime(seconds: 86400) && stopped.counters.launched == 100_000)
+        #expect(stopped.ios?.nextEventAt == VirtualTime(seconds: 86400), "something is still due at 86400 s")
+        #expect(lines.contains(now(8, "86400")))
+        #expect(Self.eventsPerformed(by: 8, after: 7, in: lines) == 1, "the deferral report still due")
+        #expect(try Replies.state(9, in: lines).ios?.nextEventAt != VirtualTime(seconds: 86400))
+    }
+
+    /// At the clock's limit nothing the policy plans ever comes, as no timer there fires
+    /// (rules.md, "timers"): requests submitted there (their dates clamped to the limit) are not
+    /// launched, over and over, within the one instant; `os/explain` says why (`clockLimit`) and
+    /// that nothing but a change of the clock would help (it never moves again).
+    @Test func atTheClockLimitNothingLaunches() throws {
+        let limit = VirtualTime(nanoseconds: VirtualTime.limit).decimalSeconds
+        let lines = try Plugin.lines(iosFlags(), [
+            advance(1, "1e300"), req(2, "startKeepalive"), advance(3, "0"), explain(4, refreshID), state(5),
+        ])
+        #expect(lines.contains(now(1, limit)) && lines.contains(now(3, limit)))
+        let s = try Replies.state(5, in: lines)
+        #expect(s.counters.launched == 0 && s.ios?.nextEventAt == nil)
+        let explanation = try Replies.explanation(4, in: lines)
+        #expect(explanation.reasons.map(\.factor) == [.clockLimit] && explanation.nextPossibleAt == nil)
+    }
+
+    /// A policy deadline that reaches the limit never comes either: a task launched 10 s before
+    /// it gets a 30 s budget (clamped to the limit) and a 28 s safety timer (beyond it); neither
+    /// ends it, and an advance to the limit finishes with the task still running.
+    @Test func aBudgetAtTheClockLimitNeverComes() throws {
+        let limit = VirtualTime(nanoseconds: VirtualTime.limit)
+        let early = limit.adding(nanoseconds: -10_000_000_000).decimalSeconds
+        let lines = try Plugin.lines(iosFlags(), [
+            setPolicy(1, calmPolicy), conditions(2, #"{"autoLaunch":false}"#), advance(3, early),
+            req(4, "startKeepalive", #"{"iosEarliestRefreshBeginMinutes":0}"#), launch(5, refreshID),
+            explain(6, processingID), advance(7, "1e300"), state(8), explain(9, processingID),
+        ])
+        #expect(lines.contains(now(7, limit.decimalSeconds)))
+        let s = try Replies.state(8, in: lines)
+        #expect(s.activeTask?.identifier == refreshID && s.counters.expired == 0 && s.counters.completed == 0)
+        #expect(s.ios?.runningTask?.budgetDeadline == limit && s.ios?.nextEventAt == nil)
+        // Before the limit: the processing request's date (900 s on, clamped) never comes.
+        let before = try Replies.explanation(6, in: lines)
+        #expect(before.reasons.contains { $0.factor == .earliestBeginDate && $0.until == nil })
+        #expect(before.nextPossibleAt == nil)
+        let after = try Replies.explanation(9, in: lines)
+        #expect(after.reasons.last?.factor == .clockLimit && after.nextPossibleAt == nil)
+    }
+
+    /// The autonomous events written between the replies to `first` and `id`: launches, timer
+    /// firings, expirations, deferral reports and watchdog kills (one line each).
+    static func eventsPerformed(by id: Int, after first: Int, in lines: [String]) -> Int? {
+        let reply = { (n: Int) in
+            lines.firstIndex { !$0.hasPrefix(#"{"jsonrpc":"2.0","method""#) && $0.contains(#""id":\#(n),"#) }
+        }
+        guard let start = reply(first), let end = reply(id), start < end else { return nil }
+        let kinds = [
+            #""method":"os/taskLaunched""#, #""state":"fired""#, #""method":"os/taskExpired""#,
+            #""method":"os/launchDeferred""#, #""reason":"watchdog""#,
+        ]
+        return lines[(start + 1)..<end].filter { line in kinds.contains { line.contains($0) } }.count
     }
 
     /// Under `--clock real --time-scale X` the policy's own events (a launch, then the

@@ -24,7 +24,7 @@ struct LaunchTests {
         var s = StateLine()
         s.registered = [#"{"identifier":"\#(processingID)","kind":"processing"}"#]
         #expect(run.status == 0)
-        #expect(run.lines == [s.line(1), failure(2, -32602, #"Invalid params: no launch handler is registered for \"\#(refreshID)\""#)])
+        #expect(run.lines == [s.line(1), failure(2, -32602, #"Invalid params: no launch handler is registered for \"\#(refreshID)\" (registered: \#(processingID))"#)])
         #expect(run.stderr.contains("BGTaskScheduler.register refused \(refreshID)"))
     }
 

@@ -23,12 +23,12 @@ struct OSControlTests {
 
     static let p = "Invalid params: "
     static let errors: [(String, String)] = [
-        (launch(6, "com.example.app.nope"), failure(6, -32602, p + #"no launch handler is registered for \"com.example.app.nope\""#)),
+        (launch(6, "com.example.app.nope"), failure(6, -32602, p + #"no launch handler is registered for \"com.example.app.nope\" (registered: com.example.app.bg-processing, com.example.app.bg-refresh)"#)),
         (launch(6, processingID), failure(6, -32002, "Invalid state: cannot launch \(processingID): \(refreshID) is still running (the OS runs one task at a time)")),
         (req(6, "os/launch"), failure(6, -32602, p + #"\"identifier\" must be a string, got nothing"#)),
         (req(6, "os/launch", #"{"identifier":7}"#), failure(6, -32602, p + #"\"identifier\" must be a string, got number"#)),
         (req(6, "os/launch", "[\"\(refreshID)\"]"), failure(6, -32602, p + "params must be an object (named parameters), not an array")),
-        (expire(6, "com.example.app.nope"), failure(6, -32602, p + #"no launch handler is registered for \"com.example.app.nope\""#)),
+        (expire(6, "com.example.app.nope"), failure(6, -32602, p + #"no launch handler is registered for \"com.example.app.nope\" (registered: com.example.app.bg-processing, com.example.app.bg-refresh)"#)),
         (expire(6, processingID), failure(6, -32002, "Invalid state: cannot expire \(processingID): it is not running")),
         (advance(6, "-1"), failure(6, -32602, p + #"\"seconds\" must be a number >= 0, got -1"#)),
         (advance(6, "-0.000000001"), failure(6, -32602, p + #"\"seconds\" must be a number >= 0, got -0.000000001"#)),

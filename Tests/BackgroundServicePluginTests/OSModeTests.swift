@@ -80,9 +80,13 @@ struct OSModeTests {
     /// -32602, and nothing changes.
     @Test(arguments: [
         (setPolicy(3, #"{"refreshBudgetSecs":0}"#),
-         p + #"\"refreshBudgetSecs\" must be a number of seconds > 0 (at most 31536000), got 0"#),
+         p + #"\"refreshBudgetSecs\" must be a number of seconds from 0.000000001 to 31536000, got 0"#),
+        (setPolicy(3, #"{"processingBudgetSecs":1e-10}"#),
+         p + #"\"processingBudgetSecs\" must be a number of seconds from 0.000000001 to 31536000, got 1e-10"#),
         (setPolicy(3, #"{"watchdogGraceSecs":-1}"#),
-         p + #"\"watchdogGraceSecs\" must be a number of seconds >= 0 (at most 31536000), got -1"#),
+         p + #"\"watchdogGraceSecs\" must be a number of seconds from 0 to 31536000, got -1"#),
+        (setPolicy(3, #"{"minLaunchSpacingSecs":31536000.5}"#),
+         p + #"\"minLaunchSpacingSecs\" must be a number of seconds from 0 to 31536000, got 31536000.5"#),
         (setPolicy(3, #"{"refreshDelayMaxSecs":"1"}"#),
          p + #"\"refreshDelayMaxSecs\" must be a finite number, got string"#),
         (setPolicy(3, #"{"refreshEarlyExpiryChance":1.5}"#),
@@ -90,7 +94,11 @@ struct OSModeTests {
         (setPolicy(3, #"{"energyBudgetLaunches":0}"#),
          p + #"\"energyBudgetLaunches\" must be an integer from 1 to 100000, got 0"#),
         (setPolicy(3, #"{"energyBudgetLaunches":2.5}"#),
-         p + #"\"energyBudgetLaunches\" must be an integer, got number"#),
+         p + #"\"energyBudgetLaunches\" must be an integer from 1 to 100000, got 2.5"#),
+        (setPolicy(3, #"{"energyBudgetLaunches":99999999999999999999}"#),
+         p + #"\"energyBudgetLaunches\" must be an integer from 1 to 100000, got 99999999999999999999"#),
+        (setPolicy(3, #"{"energyBudgetLaunches":"12"}"#),
+         p + #"\"energyBudgetLaunches\" must be an integer from 1 to 100000, got string"#),
         (setPolicy(3, #"{"pluginLoadsLate":"yes"}"#), p + #"\"pluginLoadsLate\" must be a boolean, got string"#),
         (setPolicy(3, #"{"refreshDelayMinSecs":2000}"#),
          p + "refreshDelayMinSecs (2000) must not exceed refreshDelayMaxSecs (1800)"),
@@ -106,6 +114,22 @@ struct OSModeTests {
         let lines = try Plugin.lines(iosFlags(), [req(1, "startKeepalive"), state(2), request, state(4)])
         #expect(lines[lines.count - 2] == failure(3, -32602, message))
         #expect(resultPart(lines[lines.count - 3]) == resultPart(lines[lines.count - 1]))
+    }
+
+    /// Durations are written as the protocol's times: exact decimals of the nanoseconds used
+    /// (`0.000000001`, not `1e-09`), in the policy and in the words that cite it.
+    @Test func policyTimesAreExactDecimals() throws {
+        let lines = try Plugin.lines(iosFlags(), [
+            setPolicy(1, #"{"processingBudgetSecs":1e-9,"minLaunchSpacingSecs":0.00001,"refreshDelayMaxSecs":0}"#),
+            req(2, "startKeepalive", #"{"iosEarliestRefreshBeginMinutes":0}"#), advance(3, "0"),
+            req(5, "completeBgTask"), explain(6, refreshID),
+        ])
+        let reasons = try Replies.explanation(6, in: lines).reasons
+        #expect(reasons.contains { $0.factor == .rateLimit && $0.detail.hasSuffix("at least 0.00001 s between its launches") })
+        #expect(lines.first == ok(1, policyJSON([
+            "processingBudgetSecs": "0.000000001", "minLaunchSpacingSecs": "0.00001", "refreshDelayMaxSecs": "0",
+        ])))
+        #expect(!lines.contains { $0.contains("e-") })
     }
 
     /// `os/setPolicy` answers the whole policy; `os/setConditions` the whole conditions.

@@ -57,7 +57,8 @@ struct DemoCommandTests {
     func usageErrorsExit64(arguments: [String]) async throws {
         let r = try await run(arguments)
         #expect(r.status == 64)
-        #expect(r.stderr.contains("usage: plugin-host"))
+        #expect(r.stderr.contains("see `plugin-host"))
+        #expect(!r.stderr.contains("usage:"), "one line and where the usage is, not the whole usage")
         #expect(r.stdout.isEmpty)
     }
 

@@ -92,13 +92,40 @@ struct ExplainCommandTests {
         #expect(r.stdout.contains("earliestBeginDate in 900 s"))
     }
 
+    /// A script that ends the session with `shutdown` has nothing left to explain: no
+    /// final report, exit 0.
+    @Test func aSessionEndedByShutdownExitsZero() async throws {
+        let script = """
+            {"jsonrpc":"2.0","id":1,"method":"startKeepalive"}
+            explain com.example.app.bg-refresh
+            {"jsonrpc":"2.0","id":2,"method":"shutdown"}
+            """
+        let r = try await run(script: script)
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(!r.stderr.contains("exited"), "\(r.stderr)")
+        #expect(r.stdout.contains("← #2 ok null"))
+        #expect(r.stdout.components(separatedBy: "com.example.app.bg-refresh: pending").count == 2, "one report")
+    }
+
+    /// A line after the shutdown finds no plugin: reported, exit 1.
+    @Test func aLineAfterShutdownFails() async throws {
+        let script = """
+            {"jsonrpc":"2.0","id":1,"method":"shutdown"}
+            {"jsonrpc":"2.0","id":2,"method":"startKeepalive"}
+            """
+        let r = try await run(script: script, ["--quiet"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("line 2: startKeepalive:"), "\(r.stderr)")
+    }
+
     @Test(arguments: [
         ["--bogus"], ["--profile", "nope"], ["--os-seed", "-1"], ["extra"], ["--script", "/nonexistent/x"],
     ])
     func usageErrorsExit64(arguments: [String]) async throws {
         let r = try await runHost(["explain"] + arguments)
         #expect(r.status == 64)
-        #expect(r.stderr.contains("usage: plugin-host explain"))
+        #expect(r.stderr.hasPrefix("plugin-host explain: "))
+        #expect(r.stderr.hasSuffix("see `plugin-host explain --help`\n"))
     }
 
     @Test func helpDocumentsTheSession() async throws {
@@ -106,5 +133,6 @@ struct ExplainCommandTests {
         #expect(r.status == 0)
         #expect(r.stdout.contains("--script FILE|-"))
         #expect(r.stdout.contains("explain ID"))
+        #expect(r.stdout.contains("Batches (JSON arrays) are not accepted"))
     }
 }

@@ -27,7 +27,7 @@ struct IOSProtocolTests {
         #expect(TerminationReason.allCases.map(\.rawValue) == ["system", "forceQuit", "watchdog"])
         #expect(LaunchCause.allCases.map(\.rawValue) == ["user", "backgroundTask"])
         #expect(AppPhase.allCases.map(\.rawValue) == ["launching", "running", "notRunning"])
-        #expect(LaunchFactor.allCases.count == 15)
+        #expect(LaunchFactor.allCases.count == 16)
         #expect(RPCError.appNotRunning.rejectReason == .terminated && RPCError.appNotRunning.code == .invokeRejected)
     }
 

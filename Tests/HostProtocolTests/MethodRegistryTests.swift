@@ -85,4 +85,31 @@ struct MethodRegistryTests {
         #expect(PluginDispatchSchedule.name == "plugin/dispatchSchedule")
         #expect(PluginDispatchSchedule.kind == .session)
     }
+
+    /// A misspelled method name's likely meaning: equal but for case, else the nearest within
+    /// two edits, among the methods the plugin's `--os` mode serves; nothing for a far name.
+    @Test(arguments: [
+        ("startKeepAlive", OSMode.manual, "startKeepalive"),
+        ("PLUGIN/STATE", .manual, "plugin/state"),
+        ("os/lunch", .manual, "os/launch"),
+        ("os/advanceTim", .manual, "os/advanceTime"),
+        ("completeBgTsk", .manual, "completeBgTask"),
+        ("os/explian", .ios, "os/explain"),
+        ("os/explian", .manual, nil),
+        ("os/terminate", .manual, nil),
+        ("nope", .manual, nil),
+        ("", .manual, nil),
+        ("os/advance", .manual, nil),
+        (String(repeating: "startKeepalive", count: 100), .manual, nil),
+    ] as [(String, OSMode, String?)])
+    func suggestion(name: String, os: OSMode, expected: String?) {
+        #expect(MethodRegistry.suggestion(for: name, os: os) == expected)
+    }
+
+    @Test func methodNotFoundCarriesTheSuggestion() {
+        #expect(RPCError.methodNotFound("os/lunch", suggestion: "os/launch").message
+            == "Method not found: os/lunch (did you mean os/launch?)")
+        #expect(RPCError.methodNotFound("nope").message == "Method not found: nope")
+        #expect(RPCError.methodNotFound("nope", suggestion: "x").code == .methodNotFound)
+    }
 }

@@ -172,6 +172,36 @@ struct OpenRPCDocumentTests {
         #expect(wait.count == RejectReason.allCases.count)
     }
 
+    /// What `--os ios` adds to existing messages is described: `os/taskExpired`'s `cause`, the
+    /// wider `os/setConditions`, and the `data.now` of a bounded `os/advanceTime`'s -32002.
+    @Test func iosAdditionsAreDescribed() throws {
+        let expired = try #require(OpenRPCDocument.method(named: "os/taskExpired"))
+        #expect(expired["x-params-schema"]?["properties"]?["cause"] == ["$ref": "#/components/schemas/ExpirationCause"])
+        let cause = expired["params"]?.arrayValue?.first { $0["name"] == "cause" }
+        #expect(cause?["x-os"] == "ios" && cause?["required"] == nil)
+        #expect(validator.accepts(["identifier": "a", "at": 3, "cause": "budget"], expired["x-params-schema"]!))
+        #expect(!validator.accepts(["identifier": "a", "at": 3, "cause": "boredom"], expired["x-params-schema"]!))
+        let conditions = OpenRPCDocument.method(named: "os/setConditions")?["params"]?.arrayValue ?? []
+        let ios = conditions.filter { $0["x-os"] == "ios" }.compactMap { $0["name"]?.stringValue }
+        #expect(Set(ios) == ["batteryLevel", "lowPowerMode", "deviceInUse"])
+        let invalidState = try #require(OpenRPCDocument.errorEntries(code: -32002).first?["x-data-schema"])
+        #expect(validator.accepts(.null, invalidState) && validator.accepts(["now": 86400.5], invalidState))
+        // The contract fixes no other member of -32002's data: a plugin may send its own.
+        #expect(validator.accepts(["double": true], invalidState))
+        #expect(!validator.accepts(["now": "soon"], invalidState) && !validator.accepts(7, invalidState))
+    }
+
+    /// Every shared schema and error is used somewhere (`Frame`, the root a whole frame is
+    /// validated against, is used by name).
+    @Test func everyComponentIsReferenced() {
+        let text = OpenRPCDocument.prettyText
+        for kind in ["schemas", "errors"] {
+            for name in doc["components"]?[kind]?.objectValue?.keys ?? [] where name != "Frame" {
+                #expect(text.contains("\"#/components/\(kind)/\(name)\""), "components.\(kind).\(name) is never used")
+            }
+        }
+    }
+
     @Test func committedDocumentIsTheGeneratedOne() throws {
         let committed = try String(contentsOfFile: Self.docPath, encoding: .utf8)
         #expect(

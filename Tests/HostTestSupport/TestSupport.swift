@@ -102,3 +102,22 @@ package func firstMissing(_ milestones: [String], inOrderIn text: String) -> Str
     }
     return nil
 }
+
+/// What `body` writes to this process's stderr (fd 2), taken from it for the moment
+/// `body` runs (other threads' lines in that moment are taken too). Short output only:
+/// the pipe holds 64 KiB.
+package func capturingStandardError(_ body: () -> Void) -> String {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { return "" }
+    let saved = dup(2)
+    dup2(fds[1], 2)
+    body()
+    dup2(saved, 2)
+    close(saved)
+    close(fds[1])
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while case let n = read(fds[0], &buffer, buffer.count), n > 0 { bytes += buffer[0..<n] }
+    close(fds[0])
+    return String(decoding: bytes, as: UTF8.self)
+}

@@ -25,8 +25,10 @@ struct PhotoUpload: BackgroundService {
 
 /// Starts the plugin, plays iOS launching the refresh task, runs the upload
 /// under the service manager until it ends on its own, and returns what the
-/// plugin saw.
-func runUploadOnce(pluginPath: String) async throws -> PluginStateSnapshot {
+/// plugin saw. The service's log lines go to `log`.
+func runUploadOnce(
+    pluginPath: String, log: @escaping @Sendable (String) -> Void = { print("upload: \($0)") }
+) async throws -> PluginStateSnapshot {
     let client = try BackgroundServiceClient(
         plugin: .init(executable: pluginPath, arguments: ["--clock", "real", "--profile", "strict"]))
     defer { client.connection.close() }
@@ -36,7 +38,7 @@ func runUploadOnce(pluginPath: String) async throws -> PluginStateSnapshot {
     let (launched, launch) = AsyncStream.makeStream(of: Void.self)
     let manager = ServiceManager(
         client: client, factory: { PhotoUpload(launched: launched) },
-        configuration: .init(behaviour: .strict, onEvent: { sink.yield($0) }))
+        configuration: .init(behaviour: .strict, onEvent: { sink.yield($0) }, log: log))
 
     var config = StartKeepaliveConfig()
     config.iosSafetyTimeoutSecs = 20

@@ -76,6 +76,13 @@ struct HostErrorTests {
         #expect(failed.description == "startKeepalive failed: the connection is closed")
         let hung = SystemSimulation.SimulationError.hung(["a", "b"])
         #expect(hung.code == .hung && hung.unanswered == ["a", "b"] && hung.hostError == nil)
+        #expect(hung.description == "the plugin did not answer a, b in time")
+        // A stuck host task and a runaway instant are not the plugin leaving requests unanswered.
+        let stuck = SystemSimulation.SimulationError.hostTaskStuck
+        #expect(stuck.code == .hostTaskStuck && stuck.code != .hung && stuck.unanswered.isEmpty)
+        #expect(stuck.description.hasPrefix("a host task did not finish"))
+        let runaway = SystemSimulation.SimulationError.runaway(steps: 100_000)
+        #expect(runaway.code == .runaway && runaway.description == "advance: more than 100000 steps at one time")
         let host = SystemSimulation.SimulationError.host(.cancelled)
         #expect(host.code == .host && host.hostError == .cancelled && host.description == "cancelled")
     }

@@ -115,7 +115,9 @@ struct InProcessConnectionTests {
         let protocolErrors = Box<[String]>([])
         let connection = try PluginConnection.inProcess(
             environment: ["BSP_FAULT": "exit-mid-frame-on-state"],
-            options: .init(tap: { if case .protocolError(let why) = $0 { protocolErrors.update { $0.append(why) } } }))
+            options: .init(
+                tap: { if case .protocolError(let why) = $0 { protocolErrors.update { $0.append(why) } } },
+                stderrLine: { _ in }))
         await #expect(throws: HostError.pluginExited(.exited(3))) {
             _ = try await connection.call(method: "plugin/state", params: nil)
         }

@@ -82,9 +82,13 @@ struct ProcessFaultTests {
 
     @Test func garbageOnStdoutIsAProtocolError() async throws {
         let events = Box<[String]>([])
+        let logged = Box<[String]>([])
         let connection = try PluginConnection(
             plugin: .init(executable: Binaries.plugin, environment: ["BSP_FAULT": "garbage-on-state"]),
-            options: .init(tap: { if case .protocolError(let why) = $0 { events.update { $0.append(why) } } }, stderrLine: { _ in }))
+            options: .init(
+                tap: { if case .protocolError(let why) = $0 { events.update { $0.append(why) } } },
+                stderrLine: { _ in },
+                log: { line in logged.update { $0.append(line) } }))
         let client = BackgroundServiceClient(connection: connection)
         let waiter = Task { try await client.waitForCancel() }
         do {
@@ -103,6 +107,7 @@ struct ProcessFaultTests {
             if error.code != .protocolError { Issue.record("expected a protocol error, got \(error)") }
         }
         #expect(events.get.contains { $0.contains("unreadable") || $0.contains("not a valid") })
+        #expect(logged.get.contains { $0.hasPrefix("protocol error: ") }, "the connection's log gets it")
         let status = connection.close()
         #expect(status == .signaled(SIGKILL), "the host stops a plugin whose stream it cannot trust")
         #expect(!processExists(try #require(connection.pluginProcess).pid))

@@ -63,14 +63,16 @@ struct ReliabilityFaultTests {
         }
         let stalled = written.withLock { $0 }
         #expect(stalled < requests, "the writer was never blocked: the plugin buffered all \(requests) replies")
+        let figures = "\(stalled) of \(requests) requests written before the writer blocked"
         #expect(plugin.isRunning, "the plugin died instead of blocking")
         let blocked = try #require(SoakMemory.of(pid: plugin.pid))
         // It holds at most the replies to one read(2) of input (64 KiB of requests, about
         // 1 MB of replies); the bound is loose for sanitizer builds (ASan's quarantine).
         if !SanitizerBuild.active {
-            #expect(blocked.rss - baseline.rss < 24 << 10, "the plugin's memory rose by \(blocked.rss - baseline.rss) KiB while blocked")
+            #expect(
+                blocked.rss - baseline.rss < 24 << 10,
+                "the plugin's VmRSS rose from \(baseline.rss) to \(blocked.rss) KiB while blocked (\(figures))")
         }
-        print("blocked plugin: \(stalled) of \(requests) requests written; VmRSS \(baseline.rss) → \(blocked.rss) KiB")
 
         // Read again: every reply arrives.
         let replies = plugin.readLines(count: requests, timeout: 60)

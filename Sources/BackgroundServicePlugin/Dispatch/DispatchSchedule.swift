@@ -7,7 +7,7 @@ import HostProtocol
 struct DispatchSchedule {
     /// `--dispatch-seed`: where the PRNG starts (again after `plugin/reset`).
     let initialSeed: UInt64
-    private var state: UInt64
+    private var rng: SplitMix64
     private var choices: [DispatchQueueName] = []
     private var nextChoice = 0
     /// Decisions made since the last report.
@@ -17,7 +17,7 @@ struct DispatchSchedule {
 
     init(seed: UInt64) {
         initialSeed = seed
-        state = seed
+        rng = SplitMix64(seed: seed)
     }
 
     /// Decides which queue runs its next step.
@@ -27,7 +27,7 @@ struct DispatchSchedule {
             queue = choices[nextChoice]
             nextChoice += 1
         } else {
-            queue = nextRandom() & 1 == 0 ? .ipc : .main
+            queue = rng.next() & 1 == 0 ? .ipc : .main
         }
         decisions += 1
         if taken.count < PluginDispatchSchedule.Result.takenLimit { taken.append(queue) }
@@ -45,21 +45,12 @@ struct DispatchSchedule {
         nextChoice = 0
         decisions = 0
         taken = []
-        if let seed = params.seed { state = UInt64(seed) }
+        if let seed = params.seed { rng = SplitMix64(seed: UInt64(seed)) }
         return result
     }
 
     /// `plugin/reset`: as at start.
     mutating func reset() {
         self = DispatchSchedule(seed: initialSeed)
-    }
-
-    /// SplitMix64 (Steele, Lea and Flood): one 64-bit state, good enough to pick between two queues.
-    private mutating func nextRandom() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -22,8 +22,8 @@ final class Dispatcher {
     let mode: DispatchMode
     /// The decisions' source.
     private(set) var schedule: DispatchSchedule
-    private var ipc: [StepJob] = []
-    private var main: [() -> Void] = []
+    private var ipc = JobQueue<StepJob>()
+    private var main = JobQueue<() -> Void>()
     /// The queue whose code runs now (nil outside any job).
     private(set) var current: DispatchQueueName?
     /// The step running now: which seed method and statement let go of a dropped invoke.
@@ -47,6 +47,14 @@ final class Dispatcher {
     /// `DispatchQueue(label: "ipc").async`: Tauri calling an `@objc` method.
     func asyncIPC(_ job: StepJob) {
         guard !job.isFinished else { return }
+        guard interleaving || draining || !ipc.isEmpty || !main.isEmpty else {
+            // Nothing queued and nothing to interleave with: run it now, as `drain()` would,
+            // without queueing it (the path of every invoke under `serial`), then what it queued.
+            draining = true
+            within(.ipc) { runToEnd(job) }
+            draining = false
+            return drain()
+        }
         ipc.append(job)
         if !interleaving { drain() }
     }
@@ -127,13 +135,18 @@ final class Dispatcher {
 
     /// One step of the `ipc` queue's head job (or all of them).
     private func runIPC(toEnd: Bool) {
-        let job = ipc[0]
+        guard let job = ipc.first else { return }
         within(.ipc) {
-            if mode == .serial { return execute(job, toEnd: true) }
+            if toEnd { return runToEnd(job) }
             execute(job)
-            while toEnd, !job.isFinished { execute(job) }
         }
         if job.isFinished { ipc.removeFirst() }
+    }
+
+    /// Runs `job` to its end: at once under `serial`, step by step under `tauri`.
+    private func runToEnd(_ job: StepJob) {
+        if mode == .serial { return execute(job, toEnd: true) }
+        while !job.isFinished { execute(job) }
     }
 
     /// Runs one step of `job` (or, under `serial`, all of them at once, without a cursor).

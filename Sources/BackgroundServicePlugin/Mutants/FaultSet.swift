@@ -124,6 +124,7 @@ public struct FaultSet: Sendable, Equatable {
 
     /// An unknown `BSP_FAULT` name.
     public struct UnknownFault: Error, CustomStringConvertible {
+        /// The name given.
         public let name: String
         public var description: String {
             "unknown BSP_FAULT \"\(name)\"; known: \(Fault.allCases.map(\.rawValue).joined(separator: ", "))"

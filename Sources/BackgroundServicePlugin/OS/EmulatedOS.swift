@@ -52,6 +52,18 @@ final class EmulatedOS {
         }
     }
 
+    /// The identifiers the current process registered, for messages: `registered:
+    /// com.example.app.bg-processing, com.example.app.bg-refresh` (sorted), or `none is registered`.
+    var registeredList: String {
+        let names = scheduler.registrations.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return names.isEmpty ? "none is registered" : "registered: " + names.joined(separator: ", ")
+    }
+
+    /// `-32602`'s words for an identifier with no launch handler.
+    func unregistered(_ identifier: String) -> String {
+        "no launch handler is registered for \"\(identifier)\" (\(registeredList))"
+    }
+
     /// The current process's `BGTaskScheduler.shared`.
     var scheduler: BGTaskScheduler { app.scheduler }
     /// The current process's main run loop.
@@ -82,7 +94,7 @@ final class EmulatedOS {
             }
         }
         guard scheduler.registrations[identifier] != nil else {
-            throw RPCError.invalidParams("no launch handler is registered for \"\(identifier)\"")
+            throw RPCError.invalidParams(unregistered(identifier))
         }
         if let running = runningTask, !faults.contains(.allowConcurrentLaunch) {
             throw RPCError.invalidState("cannot launch \(identifier): \(running.identifier) is still running (the OS runs one task at a time)")
@@ -114,7 +126,7 @@ final class EmulatedOS {
     func expire(identifier: String) throws(RPCError) {
         if ios == nil || app.isRunning {
             guard scheduler.registrations[identifier] != nil else {
-                throw RPCError.invalidParams("no launch handler is registered for \"\(identifier)\"")
+                throw RPCError.invalidParams(unregistered(identifier))
             }
         }
         guard let task = runningTask, task.identifier == identifier else {

@@ -11,8 +11,12 @@ extension EmulatedOS {
             return LaunchExplanation(identifier: identifier, status: .running, reasons: [], nextPossibleAt: nil)
         }
         guard let request = store.pendingRequest(identifier) else {
+            // An identifier the running app never registered is likely a typo: say which it did.
+            let unknown = app.isRunning && scheduler.registrations[identifier] == nil
             let reason = LaunchReason(
-                factor: .notPending, detail: "no request for \(identifier) is pending; the app must submit one")
+                factor: .notPending,
+                detail: "no request for \(identifier) is pending; the app must submit one"
+                    + (unknown ? " (\(identifier) is not registered; \(registeredList))" : ""))
             return LaunchExplanation(
                 identifier: identifier, status: .notPending, reasons: [reason], nextPossibleAt: nil)
         }

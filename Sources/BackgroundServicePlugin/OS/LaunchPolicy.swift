@@ -63,7 +63,11 @@ extension EmulatedOS {
         var at = now
         func wait(_ factor: LaunchFactor, until t: VirtualTime, _ detail: String) {
             guard t > now else { return }
-            reasons.append(LaunchReason(factor: factor, detail: detail, until: t))
+            // A time at the clock's limit never comes (`docs/rules.md`, "timers"): no `until`.
+            let never = t.reachesClockLimit
+            reasons.append(
+                LaunchReason(factor: factor, detail: never ? detail + " (the clock's limit: never)" : detail,
+                             until: never ? nil : t))
             at = max(at, t)
         }
         if let begin = request.earliestBeginDate {
@@ -76,11 +80,17 @@ extension EmulatedOS {
             let spacing = VirtualTime.nanoseconds(fromSeconds: ios.policy.minLaunchSpacingSecs) ?? 0
             wait(.rateLimit, until: last.adding(nanoseconds: spacing),
                  "launched \(now.subtracting(last).decimalSeconds) s ago; "
-                    + "at least \(JSONNumber(ios.policy.minLaunchSpacingSecs)) s between its launches")
+                    + "at least \(IOSPolicy.secondsJSON(ios.policy.minLaunchSpacingSecs)) s between its launches")
         }
         let affordable = ios.energy.affordableAt(now)
         wait(.energyBudget, until: affordable, "energy budget exhausted until \(clockText(affordable))")
-        return Evaluation(reasons: reasons, launchAt: blocked ? nil : at)
+        if now.reachesClockLimit {
+            reasons.append(
+                LaunchReason(
+                    factor: .clockLimit,
+                    detail: "the clock is at its limit (about 146 years) and never moves again: nothing more launches"))
+        }
+        return Evaluation(reasons: reasons, launchAt: blocked || at.reachesClockLimit ? nil : at)
     }
 
     /// The policy's next launch or deferral report, if any.
@@ -123,6 +133,11 @@ extension EmulatedOS {
 }
 
 extension VirtualTime {
+    /// Whether this time is at the clock's limit, where every deadline computed beyond it is
+    /// clamped: such a deadline never comes (the clock never gets past the limit, and an event
+    /// due at it would be due again at once, for ever).
+    var reachesClockLimit: Bool { nanoseconds >= VirtualTime.limit }
+
     /// The time from `earlier` to this one (clamped).
     func subtracting(_ earlier: VirtualTime) -> VirtualTime {
         adding(nanoseconds: -earlier.nanoseconds)

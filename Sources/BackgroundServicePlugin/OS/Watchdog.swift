@@ -24,7 +24,8 @@ extension EmulatedOS {
         events.counters.watchdogKills = (events.counters.watchdogKills ?? 0) + 1
         events.violation(
             rule: "ios.watchdog",
-            detail: "\(task.identifier) was not completed within \(JSONNumber(ios.policy.watchdogGraceSecs)) s "
+            detail: "\(task.identifier) was not completed within "
+                + "\(IOSPolicy.secondsJSON(ios.policy.watchdogGraceSecs)) s "
                 + "after its expiration handler ran at \(expiredAt); the system killed the app "
                 + "(call setTaskCompleted promptly on expiration)")
         terminateApp(reason: .watchdog)

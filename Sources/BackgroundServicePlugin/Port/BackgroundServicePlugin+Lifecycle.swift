@@ -35,18 +35,16 @@ extension BackgroundServicePlugin {
 
     // MARK: - Port: the bridge and the queues
 
-    /// A seed method's program, as Tauri calls an `@objc` method: on its serial `ipc` queue.
+    /// A seed method called by Tauri (``BridgeCall``), as it calls an `@objc` method: on its
+    /// serial `ipc` queue.
     ///
     /// Port: under `--profile strict` the body hops onto the main queue first, as the real
     /// plugin's later versions do (`DispatchQueue.main.async { … }` around every handler body),
-    /// so that one queue owns the state and the cross-queue races cannot happen.
-    func perform(_ method: StepProgram<PortFrame>, _ invoke: Invoke) {
-        let body = PortRun(method, PortFrame(self, invoke: invoke))
-        guard profile == .strict else { return dispatcher.asyncIPC(body) }
-        let hop = step("DispatchQueue.main.async { … }") { [dispatcher] _ in
-            dispatcher.asyncMain { dispatcher.run(body) }
-        }
-        dispatcher.asyncIPC(PortRun(StepProgram(name: body.name, steps: [hop]), PortFrame(self)))
+    /// so that one queue owns the state and the cross-queue races cannot happen. The call then
+    /// finds the app's process when it runs on main, behind the `os/` jobs queued before it.
+    static func perform(_ call: BridgeCall, profile: Profile, on dispatcher: Dispatcher) {
+        guard profile == .strict else { return dispatcher.asyncIPC(call) }
+        dispatcher.asyncIPC(MainHop(call, on: dispatcher))
     }
 
     /// Runs a handler on the queue that calls it: the OS calls them on the main queue.

@@ -44,10 +44,7 @@ final class BackgroundServicePlugin: StepWriting {
     private(set) var requiresNetworkConnectivity = false
 
     // Port: what the seed reaches through singletons, injected.
-    let scheduler: BGTaskScheduler
-    let runLoop: TimerRunLoop
-    let clock: PluginClock
-    let events: EventSink
+    let scheduler: BGTaskScheduler, runLoop: TimerRunLoop, clock: PluginClock, events: EventSink
     let dispatcher: Dispatcher
     let notificationCenter = UserNotificationCenter()
     /// Port: set when the app's process ends (`--os ios`): a job still queued for this

@@ -40,14 +40,19 @@ public struct PluginOptions: Sendable, Equatable {
 
     /// What the command line asks for.
     public enum Command: Sendable, Equatable {
+        /// Serve the protocol with these options.
         case run(PluginOptions)
+        /// Print the usage and exit.
         case help
+        /// Print the version and exit.
         case version
     }
 
     /// A bad command line: the message goes to stderr with the usage, exit 64.
     public struct UsageError: Error, Equatable, CustomStringConvertible {
+        /// The reason, for stderr.
         public let description: String
+        /// A usage error with its reason.
         public init(_ description: String) { self.description = description }
     }
 

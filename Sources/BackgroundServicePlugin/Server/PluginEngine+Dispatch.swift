@@ -34,7 +34,8 @@ extension PluginEngine {
             ?? (answersNotifications ? makeRoute(id: .null, batch: batch, tracksPending: false) : silentRoute)
         guard let (handler, queue) = handlers.find(method) else {
             log("unknown method \"\(method)\"")
-            deliver(.failure(.methodNotFound(method)), for: route)
+            let suggestion = MethodRegistry.suggestion(for: method, os: options.osMode)
+            deliver(.failure(.methodNotFound(method, suggestion: suggestion)), for: route)
             return
         }
         var args = params ?? .object(JSONObject())
@@ -62,7 +63,7 @@ extension PluginEngine {
         }
         // Most invokes are answered before the handler returns; only those still
         // unanswered (a stored waitForCancel, or any job of a batch not run yet) are pending.
-        if let id, !invoke.isAnswered { pendingIDs.append(id) }
+        if let id, !invoke.isAnswered { pendingIDs.insert(id) }
     }
 
     /// Where a method runs (`Dispatcher`): the OS acts on the main queue; the port queues
@@ -97,7 +98,7 @@ extension PluginEngine {
     /// Writes an answer where its route says (``EngineHandle`` forwards invokes' answers here).
     func deliver(_ outcome: Result<JSONValue, RPCError>?, for route: Invoke.Route) {
         guard let id = route.replyID else { return }
-        if route.tracksPending, !pendingIDs.isEmpty, let i = pendingIDs.firstIndex(of: id) { pendingIDs.remove(at: i) }
+        if route.tracksPending { pendingIDs.remove(id) }
         if let batch = route.batch {
             if outcome == nil { invokeDropped(id: id) }
             batch.fill(route.slot, with: outcome.map { Response(id: id, outcome: $0) })
@@ -119,21 +120,24 @@ extension PluginEngine {
         }
     }
 
-    /// A stored `waitForCancel` released without an answer. Let go of by `waitForCancel`
-    /// itself, it was superseded (the seed's single-pending rule under `--profile seed`); let go
-    /// of by another method's statement (`cleanup()`'s `pendingCancelInvoke = nil` after a race
-    /// between the queues), it is lost: nobody will answer it, its caller waits forever.
+    /// An invoke released without an answer. A stored `waitForCancel` let go of by
+    /// `waitForCancel` itself was superseded (the seed's single-pending rule under `--profile
+    /// seed`): a plain drop. Anything else is lost, nobody will answer it and its caller waits
+    /// forever: a `waitForCancel` let go of by another method's statement (`cleanup()`'s
+    /// `pendingCancelInvoke = nil` after a race between the queues), or any invoke released
+    /// outside a statement (a job lost on its way to the app): `invoke.never-answered`.
     fileprivate func invokeDropped(id: RequestID) {
         world.events.counters.dropped = (world.events.counters.dropped ?? 0) + 1
-        guard let step = dispatcher.currentStep, step.program != WaitForCancel.name else {
+        let step = dispatcher.currentStep
+        if let step, step.program == WaitForCancel.name {
             log(
                 "request \(id) was dropped without an answer "
                     + "(the seed replaces a pending waitForCancel without answering it)")
             return
         }
-        world.events.violation(
-            rule: "invoke.never-answered",
-            detail: "waitForCancel request \(id) was let go of without an answer by \(step.program) "
-                + "at \"\(step.label)\"; its caller waits forever")
+        // Only `waitForCancel` is stored, so a statement can only let go of a waitForCancel.
+        let what = step.map { "waitForCancel request \(id) was let go of without an answer by \($0.program) "
+            + "at \"\($0.label)\"" } ?? "request \(id) was let go of without an answer outside any statement"
+        world.events.violation(rule: "invoke.never-answered", detail: what + "; its caller waits forever")
     }
 }

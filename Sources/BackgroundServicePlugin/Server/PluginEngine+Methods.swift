@@ -69,22 +69,15 @@ extension PluginEngine {
         on(OSSetPolicy.self) { [unowned self] params throws(RPCError) in try self.world.os.setPolicy(params) }
     }
 
-    /// An invoke goes to the plugin of the app's running process; while the app is
-    /// not running (`--os ios`) there is nobody to answer it: `-32000` `terminated`.
-
-    /// Registers one of the seed's invokes: the port's program for it, on the `ipc` queue of
-    /// the app's current process.
+    /// Registers one of the seed's invokes: a call of the port's program for it through the
+    /// bridge (`BridgeCall`), into the app's process as it is when the job starts; with none
+    /// (`--os ios`), nobody can answer: `-32000` `terminated`.
     private func seedInvoke<M: RPCMethod>(
         _: M.Type, _ program: @escaping (BackgroundServicePlugin) -> StepProgram<PortFrame>
     ) {
         handlers[M.name] = { [unowned self] invoke in
-            // Into the app's current process; with none (`--os ios`), nobody can answer.
-            guard self.world.os.app.isRunning else {
-                invoke.reject(RPCError.appNotRunning)
-                return
-            }
-            let plugin = self.world.plugin
-            plugin.perform(program(plugin), invoke)
+            BackgroundServicePlugin.perform(
+                BridgeCall(invoke, on: self.world.os, program), profile: self.options.profile, on: self.dispatcher)
         }
     }
 

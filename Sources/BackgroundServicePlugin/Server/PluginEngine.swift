@@ -22,9 +22,8 @@ public final class PluginEngine {
     private(set) var world: PluginWorld!
     private let monotonicNanoseconds: () -> UInt64
     let log: (String) -> Void
-    /// Ids of requests accepted and not answered yet (at most a few: only a stored
-    /// `waitForCancel` stays unanswered), compared byte for byte.
-    var pendingIDs: [RequestID] = []
+    /// Ids of requests accepted and not answered yet, compared byte for byte.
+    var pendingIDs = PendingIDs()
     /// How routes and batches reach the engine without keeping it alive.
     let engineHandle = EngineHandle()
     var initializedWithEvents = false

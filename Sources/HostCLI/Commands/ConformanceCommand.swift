@@ -60,6 +60,9 @@ enum ConformanceCommand {
             guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
             format = try args.choice("--format", default: .text)
             if format == .markdown, !args.has("--list") { throw Arguments.UsageError("--format markdown is for --list only") }
+            if format == .junit, args.has("--list") {
+                throw Arguments.UsageError("--format junit reports a run; --list takes text, json or markdown")
+            }
             profiles = try args.choice("--profile", default: .both)
             jobs = try args.int("--jobs", default: ConformanceSuite.defaultJobs, range: 1...256)
             timeout = try args.double("--timeout", default: 10, range: 0.1...3600)
@@ -79,8 +82,8 @@ enum ConformanceCommand {
         }
         let pluginPath = PluginLocator.resolve(args.value("--plugin"))
         guard FileManager.default.isExecutableFile(atPath: pluginPath) else {
-            HostCLI.diagnose("conformance: no executable plugin at \(pluginPath)" + (args.value("--plugin") == nil ? " (build it first: swift build, or pass --plugin PATH)" : ""))
-            return 1
+            return HostCLI.pluginMissing(
+                "conformance", path: pluginPath, explicit: args.value("--plugin") != nil, usage: usage)
         }
         if let checked = HostCLI.stopAfterCheckingArguments("conformance") { return checked }
         let plugin = PluginUnderTest(
@@ -100,7 +103,7 @@ enum ConformanceCommand {
         case .junit: print(ConformanceReport.junit(outcomes, plugin: pluginPath), terminator: "")
         }
         let summary = ConformanceSummary(outcomes)
-        if format != .text { HostCLI.diagnose("conformance: \(summary.line)") }
+        if format != .text { HostCLI.diagnose("conformance", summary.line) }
         return summary.failed == 0 ? 0 : 1
     }
 
@@ -130,7 +133,7 @@ enum ConformanceCommand {
                     "accepts": .array(c.acceptance.map { .string($0) }),
                 ]
             }).description
-        case .text, .junit:
+        case .text, .junit:  // junit is refused with --list; text stands in
             let width = checks.map(\.name.count).max() ?? 0
             var lines = checks.map { c in
                 c.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + c.profiles.map(\.rawValue).joined(separator: ",").padding(toLength: 11, withPad: " ", startingAt: 0) + "  " + c.rule

@@ -8,9 +8,11 @@ enum DemoCommand {
         usage: plugin-host demo [options] [-- plugin-args...]
 
         Runs the emulated Rust-side service manager with a sample sync service against
-        the plugin, on one virtual clock, through a scripted day: a sync that finishes in
-        time, one cut off by the safety timer, a processing task expired by iOS, and a
-        stop. Prints the timeline and a summary. Takes a few seconds of real time.
+        the plugin, on one virtual clock, through a scripted day (with the default timings):
+        a sync that finishes in time, one cut off by the safety timer, a processing task
+        expired by iOS, and a stop; the notes say what happened in this run. Prints the
+        timeline and a summary, and the plugin's stderr lines, if any, on stderr. Runs in
+        well under a second of real time (0.04 to 0.08 s measured).
 
         With --os ios the emulated iOS acts on its own, and the day is another: a refresh
         task expired after a few seconds, a processing task cut off when the phone is
@@ -18,7 +20,8 @@ enum DemoCommand {
         the background with a fresh Rust side.
 
         options:
-          --plugin PATH                 plugin binary (default: background-service-plugin beside plugin-host)
+          --plugin PATH|builtin         plugin binary (default: background-service-plugin beside plugin-host);
+                                        builtin: the plugin's engine in this process
           --profile seed|strict         plugin profile and host behaviour (default seed)
           --work-seconds S              how long the first sync takes (default 20)
           --overrun-seconds S           how long the later syncs would take (default 3600)
@@ -30,7 +33,6 @@ enum DemoCommand {
           --restart-at-launch           with --os ios: the app's code starts the service at every launch
           --json                        print the timeline as JSON instead of text
           --mermaid FILE                also write the run as a Mermaid sequence diagram
-          --show-stderr                 include the plugin's stderr lines in the timeline
           --help                        this text
         """
 
@@ -45,7 +47,7 @@ enum DemoCommand {
                     "--plugin", "--profile", "--work-seconds", "--overrun-seconds", "--safety-timeout",
                     "--earliest-begin-minutes", "--expire-after", "--mermaid", "--os", "--os-seed",
                 ],
-                flags: ["--help", "--json", "--show-stderr", "--restart-at-launch"])
+                flags: ["--help", "--json", "--restart-at-launch"])
             if args.has("--help") {
                 print(usage)
                 return 0
@@ -62,15 +64,18 @@ enum DemoCommand {
             return HostCLI.usageError(error.description, usage: usage)
         }
         let pluginPath = PluginLocator.resolve(args.value("--plugin"))
-        if HostCLI.checkArgumentsOnly, !PluginLocator.isAvailable(pluginPath) {
-            HostCLI.diagnose("demo: no executable plugin at \(pluginPath)")
-            return 1
+        guard PluginLocator.isAvailable(pluginPath) else {
+            let explicit = args.value("--plugin") != nil
+            return HostCLI.pluginMissing("demo", path: pluginPath, explicit: explicit, usage: usage)
+        }
+        if let path = args.value("--mermaid"), let problem = unwritable(path) {
+            return HostCLI.usageError("--mermaid: cannot write \(path): \(problem)", usage: usage)
         }
         if let checked = HostCLI.stopAfterCheckingArguments("demo") { return checked }
         let scenario = DemoScenario(settings: settings)
         let osArguments = ios.map { ["--os", "ios", "--os-seed", String($0.seed)] } ?? []
-        let plugin = PluginLauncher(
-            executable: pluginPath,
+        let plugin = PluginLocator.launcher(
+            pluginPath,
             arguments: ["--profile", settings.profile.rawValue, "--clock", "virtual"] + osArguments + args.passthrough)
         let sim: SystemSimulation
         do {
@@ -79,13 +84,10 @@ enum DemoCommand {
                 serviceFactory: ios == nil ? scenario.makeFactory() : IOSDemoScenario.factory,
                 appStartsServiceAtLaunch: ios?.scenario.restartAtLaunch == true ? ios?.scenario.config : nil))
         } catch {
-            HostCLI.diagnose("demo: \(error)")
-            if !FileManager.default.fileExists(atPath: pluginPath) {
-                HostCLI.diagnose("demo: build the plugin first (swift build), or pass --plugin PATH")
-            }
+            HostCLI.diagnose("demo", "\(error)")
             return 1
         }
-        let pid = sim.client.connection.pluginProcess?.pid ?? 0
+        let pid = sim.client.connection.pluginProcess.map { "pid \($0.pid)" } ?? "in this process"
         var failure: String?
         do {
             if let ios { try ios.scenario.play(on: sim) } else { try scenario.play(on: sim) }
@@ -94,8 +96,11 @@ enum DemoCommand {
         }
         let finalState = try? sim.pluginState()
         let status = sim.close()
+        // The plugin's stderr lines go to the demo's stderr, not into the timeline: they come
+        // on their own pipe, so their place among the replies is not deterministic.
         var entries = sim.timeline
-        if !args.has("--show-stderr") { entries.removeAll { if case .stderr = $0.kind { true } else { false } } }
+        for case .stderr(let line) in entries.map(\.kind) { HostCLI.diagnose(line) }
+        entries.removeAll { if case .stderr = $0.kind { true } else { false } }
 
         if args.has("--json") {
             var o: [String: JSONValue] = [
@@ -111,7 +116,7 @@ enum DemoCommand {
         } else {
             let os = ios.map { ", --os ios (seed \($0.seed))" } ?? ""
             let profile = settings.profile.rawValue
-            print("plugin-host demo: profile \(profile)\(os), plugin \(pluginPath) (pid \(pid)), virtual time\n")
+            print("plugin-host demo: profile \(profile)\(os), plugin \(pluginPath) (\(pid)), virtual time\n")
             print(TimelineRenderer.text(entries))
             print("")
             print(DemoSummary.text(entries: entries, finalState: finalState, pluginExit: status))
@@ -122,17 +127,34 @@ enum DemoCommand {
             let diagram = TimelineRenderer.mermaid(entries, title: title)
             do {
                 try diagram.write(toFile: path, atomically: true, encoding: .utf8)
-                HostCLI.diagnose("demo: wrote the sequence diagram to \(path)")
+                HostCLI.diagnose("demo", "wrote the sequence diagram to \(path)")
             } catch {
-                HostCLI.diagnose("demo: cannot write \(path): \(error.localizedDescription)")
+                HostCLI.diagnose("demo", "cannot write \(path): \(error.localizedDescription)")
                 return 1
             }
         }
         if let failure {
-            HostCLI.diagnose("demo: the run stopped early: \(failure)")
+            HostCLI.diagnose("demo", "the run stopped early: \(failure)")
             return 1
         }
         return 0
+    }
+}
+
+extension DemoCommand {
+    /// Why a file cannot be written at `path` (its directory missing or not writable,
+    /// or the file not writable), checked before the run; nil when it can.
+    static func unwritable(_ path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return "no directory \(directory)"
+        }
+        if FileManager.default.fileExists(atPath: path) {
+            return FileManager.default.isWritableFile(atPath: path) ? nil : "the file is not writable"
+        }
+        return FileManager.default.isWritableFile(atPath: directory) ? nil : "the directory is not writable"
     }
 }
 

@@ -14,7 +14,7 @@ enum ExhaustiveCommand {
         do {
             driver = try PluginDriver(plugin: options)
         } catch {
-            HostCLI.diagnose("fuzz: \(error)")
+            HostCLI.diagnose("fuzz", "\(error)")
             return 1
         }
         let explorer = ExhaustiveExplorer(
@@ -24,7 +24,7 @@ enum ExhaustiveCommand {
             states = try explorer.explore(depth: s.depth)
         } catch {
             progress.finish()
-            HostCLI.diagnose("fuzz: \(error)")
+            HostCLI.diagnose("fuzz", "\(error)")
             return 1
         }
         progress.finish()

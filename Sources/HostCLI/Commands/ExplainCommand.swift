@@ -14,7 +14,9 @@ enum ExplainCommand {
         stays pending as in a real host. At any point a line `explain` (or `explain ID`)
         prints, for every identifier (or ID), its status, every reason it is not running
         now and when it could next run; at the end of the input the same is printed once
-        more. Lines that are blank or start with `#` are skipped.
+        more, unless the session ended with `shutdown`. Lines that are blank or start
+        with `#` are skipped. Batches (JSON arrays) are not accepted: send their members
+        one line each.
 
         Example script:
           {"jsonrpc":"2.0","id":1,"method":"startKeepalive"}
@@ -58,10 +60,15 @@ enum ExplainCommand {
         case .success(let source): input = source
         case .failure(let error): return HostCLI.usageError(error.description, usage: usage)
         }
-        if let checked = HostCLI.stopAfterCheckingArguments("explain") { return checked }
+        defer { input.close() }
         let json = args.has("--json")
         let echo = !json && !args.has("--quiet")
         let pluginPath = PluginLocator.resolve(args.value("--plugin"))
+        guard FileManager.default.isExecutableFile(atPath: pluginPath) else {
+            return HostCLI.pluginMissing(
+                "explain", path: pluginPath, explicit: args.value("--plugin") != nil, usage: usage)
+        }
+        if let checked = HostCLI.stopAfterCheckingArguments("explain") { return checked }
         let plugin = PluginProcess.Options(
             executable: pluginPath,
             arguments: ["--profile", profile.rawValue, "--clock", "virtual", "--os", "ios", "--os-seed", String(seed),
@@ -70,12 +77,12 @@ enum ExplainCommand {
         do {
             session = try ExplainSession(plugin: plugin, echo: { line in if echo { print(line) } })
         } catch {
-            HostCLI.diagnose("explain: \(error)")
+            HostCLI.diagnose("explain", "\(error)")
             return 1
         }
         defer { session.close() }
         if input.isTerminal {
-            HostCLI.diagnose("explain: type JSON-RPC requests, `explain [ID]`, or end the input (Ctrl-D)")
+            HostCLI.diagnose("explain", "type JSON-RPC requests, `explain [ID]`, or end the input (Ctrl-D)")
         }
         var failed = false
         func report(_ only: String?) -> Bool {
@@ -87,7 +94,7 @@ enum ExplainCommand {
                     : ExplainReport.text(now: result.now, answers: shown))
                 return true
             } catch {
-                HostCLI.diagnose("explain: \(error)")
+                HostCLI.diagnose("explain", "\(error)")
                 return false
             }
         }
@@ -105,11 +112,12 @@ enum ExplainCommand {
             do {
                 try session.send(line: line)
             } catch {
-                HostCLI.diagnose("explain: line \(number): \(error)")
+                HostCLI.diagnose("explain", "line \(number): \(error)")
                 failed = true
             }
         }
-        if !report(nil) { return 1 }
+        // After a clean `shutdown` there is no plugin left to ask: no final report.
+        if !session.hasShutDown, !report(nil) { return 1 }
         return failed ? 1 : 0
     }
 }
@@ -119,15 +127,24 @@ struct LineSource {
     private let handle: UnsafeMutablePointer<FILE>
     /// Whether the lines come from a terminal (interactive).
     let isTerminal: Bool
+    /// Whether it opened the file itself (and closes it).
+    let owned: Bool
 
     struct OpenError: Error, CustomStringConvertible {
         let description: String
     }
 
     static func open(_ path: String) -> Result<LineSource, OpenError> {
-        if path == "-" { return .success(LineSource(handle: fdopen(0, "r"), isTerminal: isatty(0) != 0)) }
-        guard let file = fopen(path, "r") else { return .failure(OpenError(description: "cannot read \(path)")) }
-        return .success(LineSource(handle: file, isTerminal: false))
+        if path == "-" { return .success(LineSource(handle: fdopen(0, "r"), isTerminal: isatty(0) != 0, owned: false)) }
+        guard let file = fopen(path, "r") else {
+            return .failure(OpenError(description: "--script: cannot read \(path)"))
+        }
+        return .success(LineSource(handle: file, isTerminal: false, owned: true))
+    }
+
+    /// Closes a file it opened (standard input is left open).
+    func close() {
+        if owned { fclose(handle) }
     }
 
     /// The next line without its newline; nil at the end.

@@ -29,7 +29,8 @@ enum FuzzCommand {
           --runs N               stop after N cases
           --time S               stop after S seconds (default 10 when --runs is not given)
           --depth N              most steps per case (default 30); with --exhaustive, the depth (default 4)
-          --exhaustive           every sequence up to --depth over a small alphabet (plugin level)
+          --exhaustive           every sequence up to --depth over a small alphabet (plugin level; no
+                                 --seed, --runs, --time or --jobs)
           --os manual|ios        system level: the emulated OS told what to do (default), or acting on its
                                  own (the plugin under --os ios --os-seed SEED, reset between cases; the
                                  alphabet adds battery, Low Power Mode, device use, termination, opening
@@ -55,6 +56,22 @@ enum FuzzCommand {
         var out = "fuzz-out"
         var pluginArguments: [String] = []
         var os = OSMode.manual
+        /// Whether `--plugin` was given (a missing one is then a usage error).
+        var pluginGiven = false
+    }
+
+    /// What the run will do, printed first: the limits of a random run, or the depth
+    /// and alphabet of an exhaustive one (no seed or time applies to it).
+    static func header(_ s: Settings) -> String {
+        if s.exhaustive {
+            var letters = ExhaustiveExplorer.Letter.allCases.map(\.rawValue)
+            if s.dispatch == .tauri { letters += ExhaustiveExplorer.RaceLetter.allCases.map(\.rawValue) }
+            return "exhaustive, profile \(s.profile.rawValue), dispatch \(s.dispatch.rawValue), every sequence up "
+                + "to depth \(s.depth) over \(letters.count) letters (\(letters.joined(separator: " "))), plugin \(s.plugin)"
+        }
+        let limit = s.runs.map { "\($0) cases" } ?? "\(s.seconds) s"
+        return "level \(s.level), profile \(s.profile.rawValue), dispatch \(s.dispatch.rawValue), seed \(s.seed), "
+            + "\(limit), \(s.jobs) job(s), plugin \(s.plugin)"
     }
 
     static func parse(_ arguments: [String]) throws(Arguments.UsageError) -> Settings? {
@@ -69,6 +86,7 @@ enum FuzzCommand {
         guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
         var s = Settings()
         s.plugin = PluginLocator.resolve(args.value("--plugin"))
+        s.pluginGiven = args.value("--plugin") != nil
         s.level = args.string("--level", default: "plugin")
         guard ["plugin", "system"].contains(s.level) else { throw Arguments.UsageError("--level must be plugin or system, not \"\(s.level)\"") }
         s.profile = try args.choice("--profile", default: .seed)
@@ -82,6 +100,9 @@ enum FuzzCommand {
         s.jobs = try args.int("--jobs", default: 1, range: 1...64)
         s.out = args.string("--out", default: "fuzz-out")
         if s.exhaustive, s.level != "plugin" { throw Arguments.UsageError("--exhaustive is for --level plugin") }
+        for option in ["--seed", "--runs", "--time", "--jobs"] where s.exhaustive && args.value(option) != nil {
+            throw Arguments.UsageError("\(option) does not apply to --exhaustive (every sequence, one plugin)")
+        }
         s.os = try args.choice("--os", default: .manual)
         if s.os == .ios, s.level != "system" { throw Arguments.UsageError("--os ios is for --level system") }
         s.pluginArguments = args.passthrough
@@ -100,14 +121,11 @@ enum FuzzCommand {
             return HostCLI.usageError(error.description, usage: usage)
         }
         guard PluginLocator.isAvailable(settings.plugin) else {
-            HostCLI.diagnose("fuzz: no executable plugin at \(settings.plugin) (build it with swift build, or pass --plugin)")
-            return 1
+            return HostCLI.pluginMissing(
+                "fuzz", path: settings.plugin, explicit: settings.pluginGiven, usage: usage)
         }
         if let checked = HostCLI.stopAfterCheckingArguments("fuzz") { return checked }
-        let limit = settings.runs.map { "\($0) cases" } ?? "\(settings.seconds) s"
-        HostCLI.diagnose(
-            "fuzz: level \(settings.level), profile \(settings.profile.rawValue),"
-                + " dispatch \(settings.dispatch.rawValue), seed \(settings.seed), \(limit), \(settings.jobs) job(s), plugin \(settings.plugin)")
+        HostCLI.diagnose("fuzz", header(settings))
         switch (settings.level, settings.exhaustive) {
         case ("plugin", true): return ExhaustiveCommand.run(settings)
         case ("plugin", false): return runPluginLevel(settings)
@@ -138,7 +156,7 @@ enum FuzzCommand {
             findings = try fuzzer.run()
         } catch {
             progress.finish()
-            HostCLI.diagnose("fuzz: \(error)")
+            HostCLI.diagnose("fuzz", "\(error)")
             return 1
         }
         progress.finish()
@@ -177,7 +195,7 @@ enum FuzzCommand {
         do {
             return try trace.write(to: directory, name: name)
         } catch {
-            HostCLI.diagnose("fuzz: cannot write \(name): \(error.localizedDescription)")
+            HostCLI.diagnose("fuzz", "cannot write \(name): \(error.localizedDescription)")
             return "(not written)"
         }
     }

@@ -15,11 +15,12 @@ enum ReplayCommand {
         difference, and whether the replies agree with the reference model now.
 
         options:
-          --plugin PATH   plugin binary (default: background-service-plugin beside plugin-host);
+          --plugin PATH|builtin
+                          plugin binary (default: background-service-plugin beside plugin-host);
                           builtin: the plugin's engine in this process
           --help          this text
 
-        exit status: 0 identical, 1 different, 64 usage error
+        exit status: 0 identical, 1 different, 64 usage error (a trace that cannot be read included)
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -38,21 +39,26 @@ enum ReplayCommand {
         do {
             trace = try TraceFile.read(path: args.positional[0])
         } catch {
-            HostCLI.diagnose("replay: \(error)")
-            return 64
+            return HostCLI.usageError("\(error)", usage: usage)
+        }
+        let plugin = PluginLocator.resolve(args.value("--plugin"))
+        guard PluginLocator.isAvailable(plugin) else {
+            return HostCLI.pluginMissing("replay", path: plugin, explicit: args.value("--plugin") != nil, usage: usage)
         }
         if let checked = HostCLI.stopAfterCheckingArguments("replay") { return checked }
-        let plugin = PluginLocator.resolve(args.value("--plugin"))
         print("replay \(args.positional[0]): \(trace.header.level) level, profile \(trace.header.profile.rawValue), finding: \(trace.header.finding)")
         if trace.header.level == "system", let recorded = trace.header.extra["build"]?.stringValue, recorded != BuildInfo.configuration {
-            HostCLI.diagnose("replay: this trace was recorded by a \(recorded) build and this is a \(BuildInfo.configuration) build; host job interleavings can differ between the two, so replay it with a \(recorded) build (swift run \(recorded == "release" ? "-c release " : "")plugin-host replay ...)")
+            HostCLI.diagnose(
+                "replay",
+                "this trace was recorded by a \(recorded) build and this is a \(BuildInfo.configuration) build; "
+                    + "host job interleavings can differ between the two, so replay it with a \(recorded) build "
+                    + "(swift run \(recorded == "release" ? "-c release " : "")plugin-host replay ...)")
         }
         switch trace.header.level {
         case "plugin": return replayPlugin(trace, plugin: plugin, extra: args.passthrough)
         case "system": return SystemReplay.run(trace, plugin: plugin, extra: args.passthrough)
         default:
-            HostCLI.diagnose("replay: unknown trace level \"\(trace.header.level)\"")
-            return 64
+            return HostCLI.usageError("unknown trace level \"\(trace.header.level)\"", usage: usage)
         }
     }
 
@@ -67,7 +73,7 @@ enum ReplayCommand {
             let arguments = trace.header.pluginArguments + extra
             driver = try PluginDriver(plugin: PluginLocator.launcher(plugin, arguments: arguments))
         } catch {
-            HostCLI.diagnose("replay: \(error)")
+            HostCLI.diagnose("replay", "\(error)")
             return 1
         }
         defer { driver.close() }
@@ -115,8 +121,7 @@ enum ReplayCommand {
 enum SystemReplay {
     static func run(_ trace: TraceFile, plugin: String, extra: [String]) -> Int32 {
         guard let scenario = trace.header.extra["scenario"].flatMap(SystemScenario.init(json:)) else {
-            HostCLI.diagnose("replay: the trace has no readable scenario")
-            return 64
+            return HostCLI.usageError("the trace has no readable scenario", usage: ReplayCommand.usage)
         }
         let actions = trace.lines.compactMap { $0["action"].flatMap(SystemAction.init(json:)) }
         let recorded = trace.lines.map { $0["timeline"]?.arrayValue?.compactMap(\.stringValue) ?? [] }

@@ -42,7 +42,10 @@ enum SoakCommand {
         exit status: 0 within limits, 1 growth, leaks, wrong answers, faults over budget or errors, 64 usage error
         """
 
-    static func parse(_ arguments: [String]) throws(Arguments.UsageError) -> (SoakRunner.Settings, json: Bool)? {
+    /// The settings, `--json`, and whether `--plugin` was given; nil for `--help`.
+    static func parse(_ arguments: [String]) throws(Arguments.UsageError)
+        -> (SoakRunner.Settings, json: Bool, pluginGiven: Bool)?
+    {
         let args = try Arguments(
             arguments,
             options: [
@@ -55,36 +58,46 @@ enum SoakCommand {
         var s = SoakRunner.Settings(plugin: PluginLocator.resolve(args.value("--plugin")))
         s.invokes = try args.int("--invokes", default: 1_000_000, range: 0...1_000_000_000)
         s.fuzzCases = try args.int("--fuzz-cases", default: 100_000, range: 0...100_000_000)
+
         s.rounds = try args.int("--rounds", default: 10, range: 1...10_000)
         s.warmUpRounds = try args.int("--warmup-rounds", default: 2, range: 0...10_000)
         guard s.warmUpRounds < s.rounds else { throw Arguments.UsageError("--warmup-rounds must be less than --rounds") }
+        // A round that serves nothing measures nothing: the baseline would be taken
+        // before the plugin had done any work, and its start-up read as growth.
+        guard max(s.invokes, s.fuzzCases) >= s.rounds else {
+            throw Arguments.UsageError(
+                "each of the \(s.rounds) rounds must serve something: give --invokes or --fuzz-cases of at least "
+                    + "\(s.rounds), or fewer --rounds")
+        }
         s.growthLimitKB = try args.int("--growth-limit-kb", default: 1024, range: 0...100_000_000)
         s.window = try args.int("--window", default: 64, range: 1...100_000)
         s.seed = try args.uint64("--seed") ?? 1
         s.faultTrials = try args.int("--fault-trials", default: 20, range: 0...100_000)
         s.faultBudgetMs = try args.double("--fault-budget-ms", default: 100, range: 0.001...3_600_000)
         s.pluginArguments = args.passthrough
-        return (s, args.has("--json"))
+        return (s, args.has("--json"), args.value("--plugin") != nil)
     }
 
     static func run(_ arguments: [String]) -> Int32 {
         let settings: SoakRunner.Settings
-        let json: Bool
+        let json: Bool, pluginGiven: Bool
         do throws(Arguments.UsageError) {
             guard let parsed = try parse(arguments) else {
                 print(usage)
                 return 0
             }
-            (settings, json) = parsed
+            (settings, json, pluginGiven) = parsed
         } catch {
             return HostCLI.usageError(error.description, usage: usage)
         }
         guard FileManager.default.isExecutableFile(atPath: settings.plugin) else {
-            HostCLI.diagnose("soak: no executable plugin at \(settings.plugin) (build it with swift build, or pass --plugin)")
-            return 1
+            return HostCLI.pluginMissing("soak", path: settings.plugin, explicit: pluginGiven, usage: usage)
         }
         if let checked = HostCLI.stopAfterCheckingArguments("soak") { return checked }
-        HostCLI.diagnose("soak: \(settings.invokes) invokes, \(settings.fuzzCases) fuzz cases, \(settings.rounds) rounds (\(settings.warmUpRounds) warm-up), plugin \(settings.plugin)")
+        HostCLI.diagnose(
+            "soak",
+            "\(settings.invokes) invokes, \(settings.fuzzCases) fuzz cases, \(settings.rounds) rounds "
+                + "(\(settings.warmUpRounds) warm-up), plugin \(settings.plugin)")
         let runner = SoakRunner(settings: settings, progress: { HostCLI.diagnose($0) })
         let report = runner.run()
         let verdict = SoakRunner.judge(report, settings)

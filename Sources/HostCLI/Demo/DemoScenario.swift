@@ -4,6 +4,7 @@ import Synchronization
 
 /// The scripted day the demo plays: the main job on the built-in defaults.
 ///
+/// With the default settings:
 /// 1. The app starts the sync service; iOS launches the refresh task; the sync
 ///    finishes in time, so the Rust side completes the task (rescheduled).
 /// 2. A second run overruns: with auto-launch on, the refresh task launches at its
@@ -12,6 +13,9 @@ import Synchronization
 /// 3. A third run: iOS launches the processing task, then expires it; the
 ///    listener resolves and the service is stopped.
 /// 4. A fourth run is stopped by the app.
+///
+/// Other settings give other days: the notes that say what happened are read from the
+/// timeline (``DemoStory``), not assumed.
 public struct DemoScenario: Sendable {
     /// Scenario timings and profile.
     public struct Settings: Sendable {
@@ -32,6 +36,7 @@ public struct DemoScenario: Sendable {
         public init() {}
     }
 
+    /// The timings and profile.
     public let settings: Settings
 
     /// Creates the scenario.
@@ -60,9 +65,10 @@ public struct DemoScenario: Sendable {
         return c
     }
 
-    /// Plays the day on `sim`.
+    /// Plays the day on `sim`; the notes on what happened are read from its timeline.
     public func play(on sim: SystemSimulation) throws(SystemSimulation.SimulationError) {
         let config = self.config
+        var story = DemoStory(sim)
         func start(_ what: String) throws(SystemSimulation.SimulationError) {
             sim.note(what)
             try sim.host { manager in
@@ -73,21 +79,23 @@ public struct DemoScenario: Sendable {
             try sim.advance(by: VirtualTime(seconds: seconds)!)
         }
 
-        // 1. A run that finishes in time.
+        // 1. A run that finishes in time (with the defaults).
         try start("The app starts the sync service (run 1: the sync takes \(format(settings.workSeconds)))")
         try wait(5)
         sim.note("iOS launches the refresh task (like the debugger's simulate-launch)")
+        story.restart()
         try sim.os(OSLaunch.self, .init(identifier: sim.refreshIdentifier))
         try wait(max(settings.workSeconds - 5, 0) + 10)
-        sim.note("The sync finished in time: the task was completed with success and rescheduled")
+        sim.note(story.outcome(of: sim.refreshIdentifier))
 
-        // 2. A run that overruns; the safety timer cancels it.
+        // 2. A run that overruns (with the defaults); the safety timer cancels it.
         try wait(30)
         try start("The app starts the sync service again (run 2: this sync would take \(format(settings.overrunSeconds)))")
         sim.note("Background App Refresh lets the emulated OS launch requests when they are due (autoLaunch on)")
+        story.restart()
         try sim.os(OSSetConditions.self, .init(autoLaunch: true))
         try wait(settings.earliestBeginMinutes * 60 + settings.safetyTimeoutSeconds + 20)
-        sim.note("The safety timer fired \(format(settings.safetyTimeoutSeconds)) after the launch: the listener resolved and the Rust side stopped the service")
+        sim.note(story.outcome(of: sim.refreshIdentifier))
         try sim.os(OSSetConditions.self, .init(autoLaunch: false))
 
         // 3. A processing task, expired by the OS.
@@ -95,11 +103,17 @@ public struct DemoScenario: Sendable {
         try start("The app starts the sync service (run 3)")
         try wait(30)
         sim.note("iOS launches the processing task (no safety timer: iosProcessingSafetyTimeoutSecs is 0)")
+        story.restart()
         try sim.os(OSLaunch.self, .init(identifier: sim.processingIdentifier))
         try wait(settings.processingExpiresAfterSeconds)
-        sim.note("The user picks up the phone: iOS expires the processing task")
-        try sim.os(OSExpire.self, .init(identifier: sim.processingIdentifier))
+        if story.isRunning(sim.processingIdentifier) {
+            sim.note("The user picks up the phone: iOS expires the processing task")
+            try sim.os(OSExpire.self, .init(identifier: sim.processingIdentifier))
+        } else {
+            sim.note("The user picks up the phone; the processing task is not running, so iOS has nothing to expire")
+        }
         try wait(10)
+        sim.note(story.outcome(of: sim.processingIdentifier))
 
         // 4. A run stopped by the app.
         try wait(30)

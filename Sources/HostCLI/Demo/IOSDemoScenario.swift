@@ -11,10 +11,15 @@ import PluginHost
 ///    moment it is unplugged.
 /// 3. A force-quit: the user swipes the app away; its Rust side dies with it, the
 ///    requests stay pending but iOS launches nothing until the user opens the app,
-///    and then what was due launches into an app whose service is not running.
+///    and then (under the seed profile) what was due launches into an app whose
+///    service is not running.
 /// 4. A cold start: iOS reclaims the app; at the next planned launch it starts a new
 ///    process in the background for the task: a fresh Rust side, its service manager
 ///    idle (unless the app's code starts the service at launch).
+///
+/// That is the seed profile's day; under `--profile strict` the opened app releases
+/// the keepalive, so nothing is left to launch. The notes that say what happened are
+/// read from the timeline (``DemoStory``), not assumed.
 struct IOSDemoScenario {
     /// `iosSafetyTimeoutSecs`.
     var safetyTimeoutSeconds: Double = 28
@@ -32,8 +37,10 @@ struct IOSDemoScenario {
         return c
     }
 
-    /// Plays the day on `sim` (a plugin under `--os ios`).
+    /// Plays the day on `sim` (a plugin under `--os ios`); the notes on what happened are
+    /// read from its timeline and from what iOS answers.
     func play(on sim: SystemSimulation) throws(SystemSimulation.SimulationError) {
+        var story = DemoStory(sim)
         func start(_ what: String, _ config: StartKeepaliveConfig) throws(SystemSimulation.SimulationError) {
             sim.note(what)
             try sim.host { manager in
@@ -43,8 +50,8 @@ struct IOSDemoScenario {
         func wait(_ seconds: Double) throws(SystemSimulation.SimulationError) {
             try sim.advance(by: VirtualTime(seconds: seconds)!)
         }
-        func explain(_ identifier: String) throws(SystemSimulation.SimulationError) {
-            _ = try sim.os(OSExplain.self, .init(identifier: identifier))
+        func explain(_ identifier: String) throws(SystemSimulation.SimulationError) -> LaunchExplanation? {
+            try? sim.os(OSExplain.self, .init(identifier: identifier)).get()
         }
 
         sim.note("iOS decides on its own here (--os ios); launches come at their earliest date (no random delay today)")
@@ -55,10 +62,9 @@ struct IOSDemoScenario {
         try start("The app starts the sync service (run 1: the sync would take an hour)", config)
         sim.note(
             "This refresh launch draws an early budget: field reports see 2 to 5 s (one launch in five by default)")
+        story.restart()
         try wait(900 + 10)
-        sim.note(
-            "iOS expired the refresh task after a few seconds: the listener resolved and the Rust side stopped the service"
-        )
+        sim.note(story.outcome(of: sim.refreshIdentifier))
         try sim.os(OSSetPolicy.self, .init(refreshEarlyExpiryChance: 0))
 
         // 2. A processing task cut off when power is removed.
@@ -68,33 +74,89 @@ struct IOSDemoScenario {
         try wait(50)
         try start("The app starts the sync service (run 2: refresh in 10 h, processing in 15 min on power)", overnight)
         sim.note("The phone is put on its charger")
+        story.restart()
         try sim.os(OSSetConditions.self, .init(externalPower: true))
         try wait(900 + 300)
-        sim.note("The phone is unplugged five minutes into the processing task")
+        if story.isRunning(sim.processingIdentifier), let launched = story.launchedAt(sim.processingIdentifier) {
+            let into = DemoStory.seconds(from: launched, to: sim.now)
+            sim.note("The phone is unplugged \(into) into the processing task")
+        } else {
+            sim.note("The phone is unplugged (the processing task is not running)")
+        }
         try sim.os(OSSetConditions.self, .init(externalPower: false))
         try wait(10)
+        sim.note(story.outcome(of: sim.processingIdentifier))
 
         // 3. A force-quit.
         try start("The app starts the sync service (run 3)", config)
         try wait(60)
         sim.note("The user swipes the app away in the app switcher (force-quit): its Rust side dies with it")
         try sim.os(OSTerminate.self, .init(reason: .forceQuit))
+        story.restart()
         try wait(3600)
-        sim.note("An hour later nothing has run: iOS says why")
-        try explain(sim.refreshIdentifier)
+        let ran = story.launched
+        let why = try explain(sim.refreshIdentifier)
+        let hour =
+            ran.isEmpty ? "An hour later nothing has run" : "In that hour iOS launched \(ran.joined(separator: ", "))"
+        sim.note(hour + "; iOS on the refresh request: " + Self.words(why))
         sim.note(restartAtLaunch
             ? "The user opens the app: a new process, whose code starts the service again (new requests)"
-            : "The user opens the app: a new process; what was due launches at once, with no service running")
+            : "The user opens the app: a new process, whose code does not start the service")
+        story.restart()
         try sim.os(OSOpenApp.self, EmptyParams())
         try wait(safetyTimeoutSeconds + 10)
+        sim.note(afterOpening(story, sim))
 
         // 4. A cold start.
-        sim.note("iOS reclaims the app's memory (terminated by the system); the requests stay pending")
+        sim.note("iOS reclaims the app's memory (terminated by the system)")
         try sim.os(OSTerminate.self, .init(reason: .system))
-        try explain(sim.refreshIdentifier)
+        sim.note("iOS on the refresh request: " + Self.words(try explain(sim.refreshIdentifier)))
+        let processes = sim.processes.count
+        story.restart()
         try wait(900 + safetyTimeoutSeconds + 10)
-        sim.note(restartAtLaunch
-            ? "The app's code started the service at launch: the new run met the task it was launched for"
-            : "Nothing started the service in the new process: the task waited for its safety timer")
+        sim.note(coldStart(story, sim, processesBefore: processes))
+    }
+
+    /// What the opened app's first seconds showed: what launched, and what became of it.
+    private func afterOpening(_ story: DemoStory, _ sim: SystemSimulation) -> String {
+        let launched = story.launched
+        guard let first = launched.first else {
+            return "Nothing launched after the app opened"
+                + (sim.currentProcess.serviceRunning ? "; the service runs in the new process" : "")
+        }
+        let running = sim.currentProcess.startedARun ? "the service was started again" : "no service running"
+        let delay = story.launchedAt(first).map { DemoStory.seconds(from: story.since, to: $0) } ?? "?"
+        let when = delay == "0 s" ? "at once" : "\(delay) after the app opened"
+        return "What was due launched \(when) (\(launched.joined(separator: ", "))), with \(running): "
+            + story.clause(first)
+    }
+
+    /// Whether iOS started a new process for a task after the system termination, and
+    /// what became of that task.
+    private func coldStart(_ story: DemoStory, _ sim: SystemSimulation, processesBefore: Int) -> String {
+        guard sim.processes.count > processesBefore, let process = sim.processes.last else {
+            return "No background launch came, so no new process started"
+        }
+        guard let identifier = story.launched.first else {
+            return "App process \(process.number) started (\(process.cause.rawValue)), and no task launched in it"
+        }
+        let service =
+            process.startedARun
+            ? "the app's code started the service at launch, and the new run met the task"
+            : "nothing started the service in it"
+        return "iOS started app process \(process.number) in the background for \(story.name(identifier)): "
+            + "\(service); " + story.clause(identifier)
+    }
+
+    /// What `os/explain` said, in words.
+    static func words(_ explanation: LaunchExplanation?) -> String {
+        guard let e = explanation else { return "no answer" }
+        switch e.status {
+        case .notPending: return "not pending, so there is nothing to launch"
+        case .running: return "its task is running"
+        case .pending:
+            let reasons = e.reasons.map(\.factor.rawValue).joined(separator: ", ")
+            return "pending" + (reasons.isEmpty ? ", and it can launch now" : ", not launched because of \(reasons)")
+        }
     }
 }

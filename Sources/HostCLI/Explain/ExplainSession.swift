@@ -25,6 +25,10 @@ final class ExplainSession: Sendable {
         var userIDs: [RequestID: JSONValue] = [:]
         /// The user's id for the request being written now.
         var writing: JSONValue?
+        /// Whether the plugin answered a `shutdown`.
+        var shutDown = false
+        /// Why the line being sent was not served (not an error reply: the plugin gone, a timeout).
+        var lineFailure: HostError?
     }
 
     let connection: PluginConnection
@@ -91,14 +95,34 @@ final class ExplainSession: Sendable {
             return
         }
         let done = DispatchSemaphore(value: 0)
-        state.withLock { $0.writing = userID }
-        connection.start(method: method, params: params, timeout: nil) { _ in done.signal() }
+        state.withLock {
+            $0.writing = userID
+            $0.lineFailure = nil
+        }
+        connection.start(method: method, params: params, timeout: nil) { [self] result in
+            switch result {
+            case .success:
+                if method == Shutdown.name { state.withLock { $0.shutDown = true } }
+            case .failure(let error) where error.code != .rpcError:
+                if method != WaitForCancel.name { state.withLock { $0.lineFailure = error } }
+            case .failure:
+                break
+            }
+            done.signal()
+        }
         state.withLock { $0.writing = nil }
         if method == WaitForCancel.name { return }
         if done.wait(timeout: .now() + .seconds(Int(answerTimeout.components.seconds))) == .timedOut {
             throw Failure(description: "\(method): no answer within \(answerTimeout.components.seconds) s")
         }
+        // An error reply is the plugin's answer, shown to the user; anything else (the
+        // plugin gone, a protocol error) means the line was not served.
+        if let error = state.withLock({ $0.lineFailure }) { throw Failure(description: "\(method): \(error)") }
     }
+
+    /// Whether a `shutdown` request was answered: the plugin has ended cleanly, and
+    /// there is nothing left to explain.
+    var hasShutDown: Bool { state.withLock { $0.shutDown } }
 
     /// The identifiers to explain: the plugin's two, then any other registered or pending, in that order.
     func identifiers() throws(Failure) -> [String] {

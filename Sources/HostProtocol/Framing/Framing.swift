@@ -10,7 +10,9 @@ public enum Framing: String, Sendable, CaseIterable, Hashable {
 public enum FramingMode: String, Sendable, CaseIterable, Hashable {
     /// The first non-whitespace byte decides: `{` or `[` means ndjson, anything else lsp.
     case auto
+    /// One JSON text per line, ended by `\n`.
     case ndjson
+    /// LSP-style: a `Content-Length` header, a blank line, then the body.
     case lsp
 }
 

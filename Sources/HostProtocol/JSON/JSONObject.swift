@@ -21,7 +21,9 @@
 public struct JSONObject: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One member.
     public struct Member: Sendable {
+        /// The member's name.
         public let key: String
+        /// The member's value.
         public var value: JSONValue
     }
 

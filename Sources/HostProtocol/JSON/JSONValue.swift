@@ -10,11 +10,17 @@
 /// v.compactBytes   // {"label":"sync","success":false}
 /// ```
 public enum JSONValue: Hashable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number, keeping its literal text.
     case number(JSONNumber)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object, keeping its members' order.
     case object(JSONObject)
 
     /// An object from a dictionary.

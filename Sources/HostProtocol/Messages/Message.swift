@@ -4,8 +4,11 @@
 /// the contract's section 2) to one parsed value: a request, a notification, a
 /// response, or an invalid message carrying the `-32600` error it must get.
 public enum Message: Hashable, Sendable {
+    /// A request: it has an `id` and expects an answer.
     case request(Request)
+    /// A notification: no `id`, so no answer.
     case notification(RPCNotification)
+    /// A response object (`result` or `error`).
     case response(Response)
     /// Not a valid message; `id` is the request's id when it had a usable one, else null.
     case invalid(id: RequestID, error: RPCError)
@@ -100,6 +103,7 @@ public enum Message: Hashable, Sendable {
 
 /// A whole frame's content: one message, or a batch (a JSON array of messages).
 public enum Envelope: Hashable, Sendable {
+    /// One message on its own.
     case single(Message)
     /// A non-empty batch.
     case batch([Message])

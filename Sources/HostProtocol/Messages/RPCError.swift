@@ -33,9 +33,11 @@ public struct RPCError: Error, Hashable, Sendable, CustomStringConvertible {
         RPCError(code: .invalidRequest, message: "Invalid Request: \(detail)")
     }
 
-    /// -32601 for a method name.
-    public static func methodNotFound(_ method: String) -> RPCError {
-        RPCError(code: .methodNotFound, message: "Method not found: \(method)")
+    /// -32601 for a method name, with the name the caller probably meant, if any
+    /// (`Method not found: startKeepAlive (did you mean startKeepalive?)`).
+    public static func methodNotFound(_ method: String, suggestion: String? = nil) -> RPCError {
+        let hint = suggestion.map { " (did you mean \($0)?)" } ?? ""
+        return RPCError(code: .methodNotFound, message: "Method not found: \(method)\(hint)")
     }
 
     /// -32602 with a reason.

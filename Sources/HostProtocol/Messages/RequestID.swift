@@ -10,8 +10,11 @@
 /// literal text (``JSONNumber``), so `1` and `1.0` are different ids too, and a
 /// number beyond `Int64` is echoed exactly as it came.
 public enum RequestID: Hashable, Sendable, CustomStringConvertible {
+    /// A string id.
     case string(String)
+    /// A number id, with its literal text.
     case number(JSONNumber)
+    /// The null id (an answer to a request whose id could not be read).
     case null
 
     /// Ids are equal when their JSON texts are: strings compare by their UTF-8 bytes

@@ -44,12 +44,30 @@ public enum PluginDispatchSchedule: RPCMethod {
             self.seed = seed
         }
 
+        /// `choices` an array of queue names, `seed` an integer from 0 to 2^63-1; an error names
+        /// the member (`choices[2]`), what it may be, and what it was.
         public init(json: JSONValue) throws(JSONDecodingError) {
             let r = try ObjectReader(json)
-            choices = try r.optional("choices", .array(of: .oneOf)) ?? []
-            seed = try r.optional("seed", .integer)
-            if let seed, seed < 0 {
-                throw JSONDecodingError(path: "seed", expected: "a non-negative integer", found: "\(seed)")
+            choices = []
+            if let list = r.members["choices"] {
+                guard let items = list.arrayValue else {
+                    throw JSONDecodingError(path: "choices", expected: "an array of queue names", found: list.typeName)
+                }
+                for (i, item) in items.enumerated() {
+                    guard let queue = item.stringValue.flatMap(DispatchQueueName.init(rawValue:)) else {
+                        let names = DispatchQueueName.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+                        throw JSONDecodingError(path: "choices[\(i)]", expected: names, found: item.description)
+                    }
+                    choices.append(queue)
+                }
+            }
+            seed = nil
+            if let value = r.members["seed"] {
+                guard let n = value.int64Value, n >= 0 else {
+                    throw JSONDecodingError(
+                        path: "seed", expected: "an integer from 0 to \(Int64.max)", found: value.literalOrTypeName)
+                }
+                seed = n
             }
         }
 

@@ -8,10 +8,14 @@ public enum RequestSubmittedEvent: RPCEvent {
 public enum SubmitFailedEvent: RPCEvent {
     public static let name = "os/submitFailed"
 
+    /// `{identifier, error}`.
     public struct Params: JSONCodable, Hashable {
+        /// The request's identifier.
         public var identifier: String
+        /// The scheduler's error.
         public var error: SchedulerErrorKind
 
+        /// The event's params.
         public init(identifier: String, error: SchedulerErrorKind) {
             self.identifier = identifier
             self.error = error
@@ -35,7 +39,9 @@ public enum RequestCancelledEvent: RPCEvent {
 
 /// A task event's params: `identifier`, `at`, and for some `kind`, `success` or `cause`.
 public struct TaskEventParams: JSONCodable, Hashable {
+    /// The task's identifier.
     public var identifier: String
+    /// When it happened.
     public var at: VirtualTime
     /// `os/taskLaunched` only.
     public var kind: TaskKind?
@@ -44,6 +50,7 @@ public struct TaskEventParams: JSONCodable, Hashable {
     /// `os/taskExpired` under `--os ios` only: why the OS expired the task.
     public var cause: ExpirationCause?
 
+    /// Task event params; give only the event's own members.
     public init(
         identifier: String, at: VirtualTime, kind: TaskKind? = nil, success: Bool? = nil, cause: ExpirationCause? = nil
     ) {
@@ -95,12 +102,14 @@ public enum TaskCompletedEvent: RPCEvent {
 public enum ViolationEvent: RPCEvent {
     public static let name = "os/violation"
 
+    /// `{rule, detail}`.
     public struct Params: JSONCodable, Hashable {
         /// The rule's name (`exactly-once`, `invoke.answered-once`).
         public var rule: String
         /// What happened.
         public var detail: String
 
+        /// The event's params.
         public init(rule: String, detail: String) {
             self.rule = rule
             self.detail = detail
@@ -122,13 +131,22 @@ public enum SafetyTimerEvent: RPCEvent {
 
     /// The timer's transition.
     public enum State: String, Sendable, CaseIterable, Hashable {
-        case started, fired, invalidated
+        /// The timer was scheduled.
+        case started
+        /// The timer fired at its deadline.
+        case fired
+        /// The timer was invalidated before firing.
+        case invalidated
     }
 
+    /// `{state, deadline}`.
     public struct Params: JSONCodable, Hashable {
+        /// Started, fired or invalidated.
         public var state: State
+        /// The timer's deadline.
         public var deadline: VirtualTime
 
+        /// The event's params.
         public init(state: State, deadline: VirtualTime) {
             self.state = state
             self.deadline = deadline

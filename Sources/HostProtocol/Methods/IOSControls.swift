@@ -17,9 +17,12 @@ public struct AppStatus: JSONCodable, Hashable {
 
     /// How a process ended.
     public struct Termination: JSONCodable, Hashable {
+        /// Why it ended.
         public var reason: TerminationReason
+        /// When.
         public var at: VirtualTime
 
+        /// A termination.
         public init(reason: TerminationReason, at: VirtualTime) {
             self.reason = reason
             self.at = at
@@ -34,6 +37,7 @@ public struct AppStatus: JSONCodable, Hashable {
         public var json: JSONValue { ["reason": .string(reason.rawValue), "at": at.json] }
     }
 
+    /// The app's status.
     public init(
         phase: AppPhase, launchCause: LaunchCause, launchedAt: VirtualTime, forceQuit: Bool, registrationError: String?,
         lastTermination: Termination?, launches: Int
@@ -82,8 +86,10 @@ public enum OSTerminate: RPCMethod {
 
     /// `{reason}`: `system` or `forceQuit` (`watchdog` is the system's own).
     public struct Params: JSONCodable, Hashable {
+        /// `system` or `forceQuit`.
         public var reason: TerminationReason
 
+        /// Params.
         public init(reason: TerminationReason) { self.reason = reason }
 
         public init(json: JSONValue) throws(JSONDecodingError) {

@@ -3,12 +3,16 @@
 public enum AppLaunchedEvent: RPCEvent {
     public static let name = "os/appLaunched"
 
+    /// `{cause, at, identifier?}`.
     public struct Params: JSONCodable, Hashable {
+        /// Why it started: the user, or a background task.
         public var cause: LaunchCause
+        /// When.
         public var at: VirtualTime
         /// `backgroundTask` only: the task the system launches the app for.
         public var identifier: String?
 
+        /// The event's params.
         public init(cause: LaunchCause, at: VirtualTime, identifier: String? = nil) {
             self.cause = cause
             self.at = at
@@ -36,11 +40,16 @@ public enum AppLaunchedEvent: RPCEvent {
 public enum AppTerminatedEvent: RPCEvent {
     public static let name = "os/appTerminated"
 
+    /// `{reason, at, identifier?}`.
     public struct Params: JSONCodable, Hashable {
+        /// Why it ended.
         public var reason: TerminationReason
+        /// When.
         public var at: VirtualTime
+        /// The task that was running, if one was.
         public var identifier: String?
 
+        /// The event's params.
         public init(reason: TerminationReason, at: VirtualTime, identifier: String? = nil) {
             self.reason = reason
             self.at = at
@@ -68,12 +77,18 @@ public enum AppTerminatedEvent: RPCEvent {
 public enum LaunchDeferredEvent: RPCEvent {
     public static let name = "os/launchDeferred"
 
+    /// `{identifier, at, reasons, nextPossibleAt}`.
     public struct Params: JSONCodable, Hashable {
+        /// The request's identifier.
         public var identifier: String
+        /// When its planned time came.
         public var at: VirtualTime
+        /// Every reason it could not launch, in `os/explain`'s order.
         public var reasons: [LaunchReason]
+        /// When it could launch if only the clock moves; nil when it waits for something else.
         public var nextPossibleAt: VirtualTime?
 
+        /// The event's params.
         public init(identifier: String, at: VirtualTime, reasons: [LaunchReason], nextPossibleAt: VirtualTime?) {
             self.identifier = identifier
             self.at = at

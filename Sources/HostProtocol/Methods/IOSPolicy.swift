@@ -8,6 +8,7 @@ public struct IOSPolicy: JSONCodable, Hashable {
     public var refreshEarlyExpiryChance: Double
     /// The early budget's range, drawn uniformly per launch (default 2 to 5: field reports).
     public var refreshEarlyExpiryMinSecs: Double
+    /// The early budget's upper end, seconds (default 5).
     public var refreshEarlyExpiryMaxSecs: Double
     /// A processing task's runtime budget (default 600: "minutes").
     public var processingBudgetSecs: Double
@@ -17,8 +18,11 @@ public struct IOSPolicy: JSONCodable, Hashable {
     /// The system's delay after `earliestBeginDate`, drawn uniformly per submission
     /// (defaults: refresh 0 to 1800, processing 0 to 3600).
     public var refreshDelayMinSecs: Double
+    /// The refresh delay's upper end, seconds (default 1800).
     public var refreshDelayMaxSecs: Double
+    /// The processing delay's lower end, seconds (default 0).
     public var processingDelayMinSecs: Double
+    /// The processing delay's upper end, seconds (default 3600).
     public var processingDelayMaxSecs: Double
     /// Background launches the daily energy budget holds; it refills evenly over 24 h
     /// and each launch spends one (default 12).
@@ -39,6 +43,22 @@ public struct IOSPolicy: JSONCodable, Hashable {
 
     /// The largest energy budget accepted (launches per day).
     public static let maxEnergyBudgetLaunches = 100_000
+
+    /// The longest duration accepted, in seconds (a year).
+    public static let maxSeconds: Double = 31_536_000
+
+    /// The shortest runtime budget accepted, in seconds: one tick of the clock (a budget must
+    /// not round to 0 ns; the other durations may be 0).
+    public static let minBudgetSeconds = 0.000_000_001
+
+    /// Whether the duration member `key` is a runtime budget (`*BudgetSecs`: at least one tick).
+    public static func isBudget(_ key: String) -> Bool { key.hasSuffix("BudgetSecs") }
+
+    /// A duration as the protocol writes times: the exact decimal of the nanoseconds the plugin
+    /// uses (`0.000000001`, never `1e-09`; `docs/protocol.md` section 3).
+    public static func secondsJSON(_ seconds: Double) -> JSONValue {
+        VirtualTime(seconds: seconds)?.json ?? .number(JSONNumber(seconds))
+    }
 
     /// Creates a policy.
     public init(
@@ -85,7 +105,7 @@ public struct IOSPolicy: JSONCodable, Hashable {
             "refreshEarlyExpiryChance": .number(refreshEarlyExpiryChance),
             "energyBudgetLaunches": .number(energyBudgetLaunches), "pluginLoadsLate": .bool(pluginLoadsLate),
         ]
-        for (key, path) in IOSPolicy.secondsKeys { o[key] = .number(self[keyPath: path]) }
+        for (key, path) in IOSPolicy.secondsKeys { o[key] = IOSPolicy.secondsJSON(self[keyPath: path]) }
         return .object(JSONObject(o))
     }
 
@@ -97,7 +117,8 @@ public struct IOSPolicy: JSONCodable, Hashable {
             ("processingDelay", processingDelayMinSecs, processingDelayMaxSecs),
         ]
         for (name, low, high) in ranges where low > high {
-            return "\(name)MinSecs (\(JSONNumber(low))) must not exceed \(name)MaxSecs (\(JSONNumber(high)))"
+            let (lowText, highText) = (IOSPolicy.secondsJSON(low), IOSPolicy.secondsJSON(high))
+            return "\(name)MinSecs (\(lowText)) must not exceed \(name)MaxSecs (\(highText))"
         }
         return nil
     }
@@ -106,8 +127,11 @@ public struct IOSPolicy: JSONCodable, Hashable {
     public struct Update: JSONCodable, Hashable {
         /// The duration members given, by wire name.
         public var seconds: [String: Double] = [:]
+        /// The new `refreshEarlyExpiryChance`, if given.
         public var refreshEarlyExpiryChance: Double?
+        /// The new `energyBudgetLaunches`, if given.
         public var energyBudgetLaunches: Int?
+        /// The new `pluginLoadsLate`, if given.
         public var pluginLoadsLate: Bool?
 
         /// Creates an update.
@@ -121,17 +145,20 @@ public struct IOSPolicy: JSONCodable, Hashable {
             self.pluginLoadsLate = pluginLoadsLate
         }
 
-        /// Durations are finite numbers >= 0 (budgets > 0), up to a year; the chance is
-        /// from 0 to 1; the energy budget an integer from 1 to 100,000.
+        /// Durations are finite numbers of seconds from 0 (budgets: from one tick,
+        /// 0.000000001) to a year (31536000); the chance is from 0 to 1; the energy budget
+        /// an integer from 1 to 100,000.
         public init(json: JSONValue) throws(JSONDecodingError) {
             let r = try ObjectReader(json)
             for (key, _) in IOSPolicy.secondsKeys {
                 guard let v = try r.optional(key, .number) else { continue }
-                let positive = key.hasSuffix("BudgetSecs")
-                guard v >= 0, v <= 31_536_000, !positive || v > 0 else {
+                let low = IOSPolicy.isBudget(key) ? IOSPolicy.minBudgetSeconds : 0
+                guard v >= low, v <= IOSPolicy.maxSeconds else {
                     throw JSONDecodingError(
-                        path: key, expected: positive ? "a number of seconds > 0 (at most 31536000)"
-                            : "a number of seconds >= 0 (at most 31536000)", found: "\(JSONNumber(v))")
+                        path: key,
+                        expected: "a number of seconds from \(IOSPolicy.secondsJSON(low)) to "
+                            + "\(IOSPolicy.secondsJSON(IOSPolicy.maxSeconds))",
+                        found: "\(JSONNumber(v))")
                 }
                 seconds[key] = v
             }
@@ -140,10 +167,12 @@ public struct IOSPolicy: JSONCodable, Hashable {
                 throw JSONDecodingError(
                     path: "refreshEarlyExpiryChance", expected: "a number from 0 to 1", found: "\(JSONNumber(p))")
             }
-            if let n = try r.optional("energyBudgetLaunches", .integer) {
-                guard n >= 1, n <= Int64(IOSPolicy.maxEnergyBudgetLaunches) else {
+            if let value = r.members["energyBudgetLaunches"] {
+                // Any number that is not an integer in range (2.5, 0, 1e20) names the range.
+                guard let n = value.int64Value, n >= 1, n <= Int64(IOSPolicy.maxEnergyBudgetLaunches) else {
                     throw JSONDecodingError(
-                        path: "energyBudgetLaunches", expected: "an integer from 1 to 100000", found: "\(n)")
+                        path: "energyBudgetLaunches", expected: "an integer from 1 to 100000",
+                        found: value.literalOrTypeName)
                 }
                 energyBudgetLaunches = Int(n)
             }
@@ -151,7 +180,7 @@ public struct IOSPolicy: JSONCodable, Hashable {
         }
 
         public var json: JSONValue {
-            var o: [String: JSONValue] = seconds.mapValues { .number($0) }
+            var o: [String: JSONValue] = seconds.mapValues(IOSPolicy.secondsJSON)
             if let v = refreshEarlyExpiryChance { o["refreshEarlyExpiryChance"] = .number(v) }
             if let v = energyBudgetLaunches { o["energyBudgetLaunches"] = .number(v) }
             if let v = pluginLoadsLate { o["pluginLoadsLate"] = .bool(v) }
@@ -179,4 +208,13 @@ public enum OSSetPolicy: RPCMethod {
     public static let kind = MethodKind.osControl
     public typealias Params = IOSPolicy.Update
     public typealias Result = IOSPolicy
+}
+
+extension JSONValue {
+    /// A number's literal (`2.5`, `1e20`), or the type's name for anything else: what an
+    /// error message says was found when a number was out of range or not an integer.
+    var literalOrTypeName: String {
+        if case .number(let n) = self { return n.literal }
+        return typeName
+    }
 }

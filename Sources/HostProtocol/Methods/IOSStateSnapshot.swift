@@ -11,6 +11,7 @@ public struct IOSStateSnapshot: JSONCodable, Hashable {
         /// When it will be full again (now when it is).
         public var fullAt: VirtualTime
 
+        /// An energy budget's state.
         public init(launchesAvailable: Int, capacity: Int, fullAt: VirtualTime) {
             self.launchesAvailable = launchesAvailable
             self.capacity = capacity
@@ -31,6 +32,7 @@ public struct IOSStateSnapshot: JSONCodable, Hashable {
 
     /// The running task as the OS sees it: its budget and, once expired, the watchdog.
     public struct RunningTask: JSONCodable, Hashable {
+        /// The running task's identifier.
         public var identifier: String
         /// When the OS expires it (nil once its expiration handler ran).
         public var budgetDeadline: VirtualTime?
@@ -39,6 +41,7 @@ public struct IOSStateSnapshot: JSONCodable, Hashable {
         /// When the watchdog kills the app unless the task is completed first.
         public var watchdogDeadline: VirtualTime?
 
+        /// The OS's view of the running task.
         public init(
             identifier: String, budgetDeadline: VirtualTime?, expiredAt: VirtualTime?, watchdogDeadline: VirtualTime?
         ) {
@@ -68,14 +71,19 @@ public struct IOSStateSnapshot: JSONCodable, Hashable {
         }
     }
 
+    /// The app's process.
     public var app: AppStatus
+    /// The policy's knobs.
     public var policy: IOSPolicy
+    /// The daily energy budget.
     public var energy: Energy
+    /// The running task as the OS sees it, or nil.
     public var runningTask: RunningTask?
     /// The time of the next autonomous event (a timer, the watchdog, a budget, a
     /// deferral report, a launch) if only the clock moves; nil when none is due.
     public var nextEventAt: VirtualTime?
 
+    /// The `ios` member.
     public init(
         app: AppStatus, policy: IOSPolicy, energy: Energy, runningTask: RunningTask?, nextEventAt: VirtualTime? = nil
     ) {

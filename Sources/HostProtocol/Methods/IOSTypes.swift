@@ -81,6 +81,9 @@ public enum LaunchFactor: String, Sendable, CaseIterable, Hashable {
     case externalPower
     /// A processing task that requires network connectivity has none.
     case networkConnectivity
+    /// The clock is at its limit (2^62 ns, about 146 years): it never moves again, and
+    /// nothing due at or beyond the limit ever comes (`docs/rules.md`, "timers").
+    case clockLimit
 }
 
 /// The device conditions `--os ios` adds to ``Conditions`` (members of `os/setConditions`).

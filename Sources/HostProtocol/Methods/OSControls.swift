@@ -23,10 +23,14 @@ public enum OSLaunch: RPCMethod {
 
     /// `{identifier, kind, at}`.
     public struct Result: JSONCodable, Hashable {
+        /// The launched task's identifier.
         public var identifier: String
+        /// Its kind.
         public var kind: TaskKind
+        /// When it was launched.
         public var at: VirtualTime
 
+        /// A launch result.
         public init(identifier: String, kind: TaskKind, at: VirtualTime) {
             self.identifier = identifier
             self.kind = kind
@@ -86,8 +90,10 @@ public enum OSAdvanceTime: RPCMethod {
 
     /// `{now}`.
     public struct Result: JSONCodable, Hashable {
+        /// The clock after the advance.
         public var now: VirtualTime
 
+        /// An advance's result.
         public init(now: VirtualTime) { self.now = now }
 
         public init(json: JSONValue) throws(JSONDecodingError) {
@@ -103,6 +109,7 @@ public struct TaskRequestList: JSONCodable, Hashable {
     /// The requests, sorted by identifier.
     public var requests: [TaskRequestInfo]
 
+    /// A list of requests (sorted by the caller).
     public init(_ requests: [TaskRequestInfo]) { self.requests = requests }
 
     public init(json: JSONValue) throws(JSONDecodingError) {
@@ -131,11 +138,16 @@ public enum OSSetConditions: RPCMethod {
 
     /// Any subset of the conditions.
     public struct Params: JSONCodable, Hashable {
+        /// The Background App Refresh setting.
         public var backgroundRefreshStatus: BackgroundRefreshStatus?
+        /// Whether the device is on external power.
         public var externalPower: Bool?
+        /// Whether the device has a network.
         public var networkConnected: Bool?
+        /// Whether the OS launches eligible requests as time advances.
         public var autoLaunch: Bool?
 
+        /// Params; nil members are not sent (and not changed).
         public init(backgroundRefreshStatus: BackgroundRefreshStatus? = nil, externalPower: Bool? = nil, networkConnected: Bool? = nil, autoLaunch: Bool? = nil) {
             self.backgroundRefreshStatus = backgroundRefreshStatus
             self.externalPower = externalPower
@@ -167,11 +179,16 @@ extension OSSetConditions {
     /// number from 0 to 1), `lowPowerMode` and `deviceInUse` (booleans). Under
     /// `--os manual` those are unknown members, ignored like any other.
     public struct IOSParams: JSONCodable, Hashable {
+        /// The contract's four members.
         public var base: Params
+        /// The battery's charge, 0 to 1.
         public var batteryLevel: Double?
+        /// Low Power Mode.
         public var lowPowerMode: Bool?
+        /// Whether the user is using the device.
         public var deviceInUse: Bool?
 
+        /// Params; nil members are not sent (and not changed).
         public init(
             base: Params = Params(), batteryLevel: Double? = nil, lowPowerMode: Bool? = nil, deviceInUse: Bool? = nil
         ) {
@@ -213,13 +230,18 @@ public enum OSSubmit: RPCMethod {
 
     /// The request to submit.
     public struct Params: JSONCodable, Hashable {
+        /// The request's identifier.
         public var identifier: String
+        /// Refresh or processing.
         public var kind: TaskKind
         /// Absolute time on the plugin's clock, or nil.
         public var earliestBeginDate: VirtualTime?
+        /// Processing only: needs external power (default false).
         public var requiresExternalPower: Bool?
+        /// Processing only: needs a network (default false).
         public var requiresNetworkConnectivity: Bool?
 
+        /// A request to submit.
         public init(identifier: String, kind: TaskKind, earliestBeginDate: VirtualTime? = nil, requiresExternalPower: Bool? = nil, requiresNetworkConnectivity: Bool? = nil) {
             self.identifier = identifier
             self.kind = kind

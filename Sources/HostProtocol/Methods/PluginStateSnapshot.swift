@@ -7,10 +7,14 @@
 public struct PluginStateSnapshot: JSONCodable, Hashable {
     /// The task that is running, as the plugin sees it.
     public struct ActiveTask: JSONCodable, Hashable {
+        /// The task's identifier.
         public var identifier: String
+        /// Refresh or processing.
         public var kind: TaskKind
+        /// When it was launched.
         public var launchedAt: VirtualTime
 
+        /// A running task.
         public init(identifier: String, kind: TaskKind, launchedAt: VirtualTime) {
             self.identifier = identifier
             self.kind = kind
@@ -31,9 +35,12 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
 
     /// A registered launch handler.
     public struct Registration: JSONCodable, Hashable {
+        /// The registered identifier.
         public var identifier: String
+        /// The kind of task it launches.
         public var kind: TaskKind
 
+        /// A registration.
         public init(identifier: String, kind: TaskKind) {
             self.identifier = identifier
             self.kind = kind
@@ -63,6 +70,7 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
         /// `--os ios` only: apps killed by the watchdog (each also counted in `violations`).
         public var watchdogKills: Int?
 
+        /// Counters; `dropped` 0 and `watchdogKills` absent unless given.
         public init(
             launched: Int = 0, completed: Int = 0, expired: Int = 0, violations: Int = 0, dropped: Int? = 0,
             watchdogKills: Int? = nil
@@ -96,18 +104,27 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
         }
     }
 
+    /// The plugin's clock now.
     public var now: VirtualTime
+    /// `--clock`: virtual or real.
     public var clock: ClockKind
+    /// `--profile`: seed or strict.
     public var profile: Profile
+    /// The running task, or nil.
     public var activeTask: ActiveTask?
     /// The pending `waitForCancel`'s id, or nil (see ``cancelInvokePending`` for a `null` id).
     public var pendingCancelInvoke: RequestID?
     /// The safety timer's deadline, when one is scheduled.
     public var safetyTimerDeadline: VirtualTime?
+    /// The six values `startKeepalive` stores.
     public var config: PluginConfig
+    /// The scheduler's pending requests, sorted by identifier.
     public var pendingRequests: [TaskRequestInfo]
+    /// The registered launch handlers.
     public var registered: [Registration]
+    /// The emulated device's conditions.
     public var conditions: Conditions
+    /// Running totals since start or `plugin/reset`.
     public var counters: Counters
     /// Extension: whether a cancel invoke is pending.
     public var cancelInvokePending: Bool?
@@ -116,6 +133,7 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
     /// `--os ios` only: the app's process, the policy, the energy budget, the running task.
     public var ios: IOSStateSnapshot?
 
+    /// A snapshot; the extensions are optional (nil: the plugin does not report them).
     public init(now: VirtualTime, clock: ClockKind, profile: Profile, activeTask: ActiveTask?, pendingCancelInvoke: RequestID?, safetyTimerDeadline: VirtualTime?, config: PluginConfig, pendingRequests: [TaskRequestInfo], registered: [Registration], conditions: Conditions, counters: Counters, cancelInvokePending: Bool?, notificationAuthorizationRequests: Int?, ios: IOSStateSnapshot? = nil) {
         self.now = now
         self.clock = clock

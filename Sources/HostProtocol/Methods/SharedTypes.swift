@@ -24,8 +24,11 @@ public enum ClockKind: String, Sendable, CaseIterable, Hashable {
 
 /// The user's Background App Refresh setting as the emulated OS sees it.
 public enum BackgroundRefreshStatus: String, Sendable, CaseIterable, Hashable {
+    /// Background App Refresh is on.
     case available
+    /// The user turned it off.
     case denied
+    /// Unavailable and the user cannot turn it on (for example parental controls).
     case restricted
 }
 

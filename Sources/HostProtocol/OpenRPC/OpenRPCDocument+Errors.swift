@@ -23,9 +23,10 @@ extension OpenRPCDocument {
                 "A direct emulated BGTaskScheduler call failed; data.scheduler: unavailable, "
                     + "tooManyPendingTaskRequests or notPermitted."),
             "InvalidState": error(
-                .invalidState, data: nil, schema: nil,
+                .invalidState, data: nil, schema: "InvalidStateData",
                 "An os/ control that cannot apply now: nothing pending to launch, that task not running, time "
-                    + "control under the real clock, a launch while a task runs."),
+                    + "control under the real clock, a launch while a task runs; or os/advanceTime stopped at its "
+                    + "bound before its target, with data.now, the time it reached (the only -32002 with data)."),
         ]
         for reason in RejectReason.allCases {
             e[rejectionName(reason)] = error(

@@ -12,7 +12,13 @@ extension OpenRPCDocument {
             ],
             "pluginLoadsLate": ["type": "boolean"],
         ]
-        for (key, _) in IOSPolicy.secondsKeys { policy[key] = ["type": "number", "minimum": 0] }
+        for (key, _) in IOSPolicy.secondsKeys {
+            let low = IOSPolicy.isBudget(key) ? IOSPolicy.minBudgetSeconds : 0
+            policy[key] = [
+                "type": "number", "minimum": IOSPolicy.secondsJSON(low),
+                "maximum": IOSPolicy.secondsJSON(IOSPolicy.maxSeconds),
+            ]
+        }
         return [
             "OSMode": enumSchema(OSMode.self, "--os: manual (the OS acts only on os/ controls) or ios."),
             "ExpirationCause": enumSchema(ExpirationCause.self, "Why the OS expired a task (--os ios)."),

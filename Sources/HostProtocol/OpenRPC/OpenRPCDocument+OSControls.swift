@@ -27,7 +27,10 @@ extension OpenRPCDocument {
                     "result", object(["now": ref("Instant")], required: ["now"], "The clock after."), "{now}"),
                 errors: [invalidState],
                 description: "Virtual clock only (-32002 under the real clock). Timers fire in deadline order (ties: "
-                    + "creation order), each at its own deadline; with autoLaunch on, eligible requests launch."),
+                    + "creation order), each at its own deadline; with autoLaunch on, eligible requests launch. "
+                    + "One call performs at most 1000 timer firings and launches (--os ios: 100000 events and the "
+                    + "rest of that instant, at most 200000): stopped early, it answers -32002 with data.now, the "
+                    + "time it reached; the next call goes on from there."),
             method(
                 OSPendingTaskRequests.self, "The pending task requests, sorted by identifier.",
                 result: descriptor(
@@ -39,6 +42,9 @@ extension OpenRPCDocument {
                     descriptor("externalPower", ["type": "boolean"], "On external power."),
                     descriptor("networkConnected", ["type": "boolean"], "Network connected."),
                     descriptor("autoLaunch", ["type": "boolean"], "Launch eligible requests as time advances."),
+                    iosParam("batteryLevel", ["type": "number", "minimum": 0, "maximum": 1], "The battery, 0 to 1."),
+                    iosParam("lowPowerMode", ["type": "boolean"], "Low Power Mode."),
+                    iosParam("deviceInUse", ["type": "boolean"], "The user is using the device."),
                 ],
                 result: descriptor("result", ref("Conditions"), "The full conditions object.")),
             method(
@@ -56,6 +62,14 @@ extension OpenRPCDocument {
                 description: "Failures are -32001 with data.scheduler (the contract reserves -32001 for a direct "
                     + "scheduler call)."),
         ]
+    }
+
+    /// A param that exists only under `--os ios` (`x-os`; under `--os manual` it is an
+    /// unknown member, ignored).
+    static func iosParam(_ name: String, _ schema: JSONValue, _ description: String) -> JSONValue {
+        guard case .object(var d) = descriptor(name, schema, description + " --os ios only.") else { return .null }
+        d["x-os"] = .string(OSMode.ios.rawValue)
+        return .object(d)
     }
 
     /// The events, as notification methods from the plugin to the host.
@@ -83,8 +97,9 @@ extension OpenRPCDocument {
             event(
                 TaskExpiredEvent.name, "The OS ran a task's expiration handler (before it runs).",
                 object(
-                    ["identifier": identifier, "at": ref("Instant")], required: ["identifier", "at"],
-                    "The task and when.")),
+                    ["identifier": identifier, "at": ref("Instant"), "cause": ref("ExpirationCause")],
+                    required: ["identifier", "at"], "The task and when; under --os ios also why (cause)."),
+                iosMembers: ["cause"]),
             event(
                 TaskCompletedEvent.name, "setTaskCompleted was called for the first time.",
                 object(
@@ -105,10 +120,15 @@ extension OpenRPCDocument {
 
     /// A notification method: one by-name param per member of `params` (an object
     /// schema), and the whole object as `x-params-schema`, which the suite validates.
-    static func event(_ name: String, _ summary: String, _ params: JSONValue, os: OSMode? = nil) -> JSONValue {
+    /// `iosMembers` are sent only under `--os ios` (marked `x-os` in `params`).
+    static func event(
+        _ name: String, _ summary: String, _ params: JSONValue, os: OSMode? = nil, iosMembers: Set<String> = []
+    ) -> JSONValue {
         let required = Set(params["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         let members = (params["properties"]?.objectValue ?? [:]).map { key, schema in
-            descriptor(key, schema, required: required.contains(key), "See the contract, section 6.")
+            iosMembers.contains(key)
+                ? iosParam(key, schema, "See docs/protocol.md, section 9.")
+                : descriptor(key, schema, required: required.contains(key), "See the contract, section 6.")
         }
         var e: JSONObject = [
             "name": .string(name), "summary": .string(summary), "paramStructure": "by-name",

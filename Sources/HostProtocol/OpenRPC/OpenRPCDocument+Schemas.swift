@@ -38,13 +38,23 @@ extension OpenRPCDocument {
                 required: ["backgroundRefreshStatus", "externalPower", "networkConnected", "autoLaunch"],
                 "The emulated device's conditions; defaults available, false, true, false (autoLaunch true under "
                     + "--os ios, which adds batteryLevel, lowPowerMode and deviceInUse)."),
-            "IdentifierParams": object(
-                ["identifier": ["type": "string"]], required: ["identifier"], "Names one task identifier."),
             "InvokeRejectedData": object(
                 ["reason": ref("RejectReason")], required: ["reason"], "error.data of -32000 InvokeRejected."),
             "SchedulerErrorData": object(
                 ["scheduler": ref("SchedulerErrorKind")], required: ["scheduler"],
                 "error.data of -32001 SchedulerError."),
+            "InvalidStateData": [
+                "anyOf": [
+                    ["type": "null"],
+                    object(
+                        ["now": ref("Instant")], required: [],
+                        "os/advanceTime stopped at its bound: `now` is the clock's time when it stopped. The "
+                            + "contract fixes no other member (a plugin may add its own)."),
+                ],
+                "description": .string(
+                    "error.data of -32002 InvalidState: our plugin sends none, except `now` for a bounded "
+                        + "os/advanceTime."),
+            ],
         ]
     }
 

@@ -2,24 +2,26 @@
 extension Validation {
     mutating func checkObject(_ object: JSONObject, _ node: JSONValue, _ instancePath: String, _ schemaPath: String) {
         for name in node["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] where object[name] == nil {
-            report(instancePath, "\(schemaPath)/required", "missing required member \"\(name)\"")
+            fail(instancePath, "\(schemaPath)/required", "missing required member \"\(name)\"")
         }
         if let min = node["minProperties"]?.int64Value, object.count < min {
-            report(instancePath, "\(schemaPath)/minProperties", "has \(object.count) members, fewer than \(min)")
+            fail(instancePath, "\(schemaPath)/minProperties", "has \(object.count) members, fewer than \(min)")
         }
         if let max = node["maxProperties"]?.int64Value, object.count > max {
-            report(instancePath, "\(schemaPath)/maxProperties", "has \(object.count) members, more than \(max)")
+            fail(instancePath, "\(schemaPath)/maxProperties", "has \(object.count) members, more than \(max)")
         }
         let properties = node["properties"]?.objectValue ?? [:]
         for (key, value) in object {
             let memberPath = "\(instancePath)/\(Validation.escape(key))"
             if let sub = properties[key] {
-                check(value, sub, instancePath: memberPath, schemaPath: "\(schemaPath)/properties/\(Validation.escape(key))", refDepth: 0)
+                let at = "\(schemaPath)/properties/\(Validation.escape(key))"
+                check(value, sub, instancePath: memberPath, schemaPath: at, refDepth: 0)
             } else if let extra = node["additionalProperties"] {
                 if extra == .bool(false) {
-                    report(instancePath, "\(schemaPath)/additionalProperties", "member \"\(key)\" is not allowed")
+                    fail(instancePath, "\(schemaPath)/additionalProperties", "member \"\(key)\" is not allowed")
                 } else {
-                    check(value, extra, instancePath: memberPath, schemaPath: "\(schemaPath)/additionalProperties", refDepth: 0)
+                    let at = "\(schemaPath)/additionalProperties"
+                    check(value, extra, instancePath: memberPath, schemaPath: at, refDepth: 0)
                 }
             }
         }
@@ -27,14 +29,14 @@ extension Validation {
 
     mutating func checkArray(_ array: [JSONValue], _ node: JSONValue, _ instancePath: String, _ schemaPath: String) {
         if let min = node["minItems"]?.int64Value, array.count < min {
-            report(instancePath, "\(schemaPath)/minItems", "has \(array.count) items, fewer than \(min)")
+            fail(instancePath, "\(schemaPath)/minItems", "has \(array.count) items, fewer than \(min)")
         }
         if let max = node["maxItems"]?.int64Value, array.count > max {
-            report(instancePath, "\(schemaPath)/maxItems", "has \(array.count) items, more than \(max)")
+            fail(instancePath, "\(schemaPath)/maxItems", "has \(array.count) items, more than \(max)")
         }
         if node["uniqueItems"] == .bool(true) {
             for i in array.indices where array[..<i].contains(where: { Validation.equal($0, array[i]) }) {
-                report("\(instancePath)/\(i)", "\(schemaPath)/uniqueItems", "repeats an earlier item")
+                fail("\(instancePath)/\(i)", "\(schemaPath)/uniqueItems", "repeats an earlier item")
             }
         }
         if let items = node["items"] {
@@ -55,7 +57,7 @@ extension Validation {
         ]
         for (keyword, holds, relation) in bounds {
             if let bound = node[keyword]?.doubleValue, !holds(value, bound) {
-                report(instancePath, "\(schemaPath)/\(keyword)", "\(number.literal) is \(relation) \(JSONNumber(bound))")
+                fail(instancePath, "\(schemaPath)/\(keyword)", "\(number.literal) is \(relation) \(JSONNumber(bound))")
             }
         }
     }
@@ -64,15 +66,11 @@ extension Validation {
         // JSON Schema counts a string's length in code points (Unicode scalars).
         let length = string.unicodeScalars.count
         if let min = node["minLength"]?.int64Value, length < min {
-            report(instancePath, "\(schemaPath)/minLength", "is \(length) characters long, shorter than \(min)")
+            fail(instancePath, "\(schemaPath)/minLength", "is \(length) characters long, shorter than \(min)")
         }
         if let max = node["maxLength"]?.int64Value, length > max {
-            report(instancePath, "\(schemaPath)/maxLength", "is \(length) characters long, longer than \(max)")
+            fail(instancePath, "\(schemaPath)/maxLength", "is \(length) characters long, longer than \(max)")
         }
-    }
-
-    private mutating func report(_ instancePath: String, _ schemaPath: String, _ message: String) {
-        violations.append(SchemaViolation(instancePath: instancePath, schemaPath: schemaPath, message: message))
     }
 
     /// A key as a JSON Pointer token.

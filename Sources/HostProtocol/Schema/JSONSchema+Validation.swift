@@ -10,11 +10,14 @@ struct Validation {
         self.schema = schema
     }
 
-    private mutating func fail(_ instancePath: String, _ schemaPath: String, _ message: String) {
+    /// Records one violation: where in the instance, which keyword of the schema, and why.
+    mutating func fail(_ instancePath: String, _ schemaPath: String, _ message: String) {
         violations.append(SchemaViolation(instancePath: instancePath, schemaPath: schemaPath, message: message))
     }
 
-    mutating func check(_ instance: JSONValue, _ node: JSONValue, instancePath: String, schemaPath: String, refDepth: Int) {
+    mutating func check(
+        _ instance: JSONValue, _ node: JSONValue, instancePath: String, schemaPath: String, refDepth: Int
+    ) {
         switch node {
         case .bool(true):
             return
@@ -57,7 +60,9 @@ struct Validation {
         check(instance, target, instancePath: instancePath, schemaPath: text, refDepth: refDepth + 1)
     }
 
-    private mutating func checkType(_ instance: JSONValue, _ node: JSONValue, _ instancePath: String, _ schemaPath: String) {
+    private mutating func checkType(
+        _ instance: JSONValue, _ node: JSONValue, _ instancePath: String, _ schemaPath: String
+    ) {
         guard let type = node["type"] else { return }
         let allowed = type.arrayValue?.compactMap(\.stringValue) ?? type.stringValue.map { [$0] } ?? []
         guard !allowed.contains(where: { Validation.instance(instance, hasType: $0) }) else { return }
@@ -78,7 +83,9 @@ struct Validation {
         }
     }
 
-    private mutating func checkValues(_ instance: JSONValue, _ node: JSONValue, _ instancePath: String, _ schemaPath: String) {
+    private mutating func checkValues(
+        _ instance: JSONValue, _ node: JSONValue, _ instancePath: String, _ schemaPath: String
+    ) {
         if let options = node["enum"]?.arrayValue, !options.contains(where: { Validation.equal($0, instance) }) {
             fail(instancePath, "\(schemaPath)/enum", "\(instance) is not one of \(JSONValue.array(options))")
         }
@@ -96,7 +103,8 @@ struct Validation {
         case (.array(let x), .array(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
         case (.object(let x), .object(let y)):
-            return x.count == y.count && x.allSatisfy { member in y[member.key].map { equal(member.value, $0) } == true }
+            return x.count == y.count
+                && x.allSatisfy { member in y[member.key].map { equal(member.value, $0) } == true }
         default:
             return a == b
         }
@@ -110,7 +118,8 @@ struct Validation {
             var failures: [[SchemaViolation]] = []
             for (i, branch) in branches.enumerated() {
                 var sub = Validation(schema: schema)
-                sub.check(instance, branch, instancePath: instancePath, schemaPath: "\(schemaPath)/\(keyword)/\(i)", refDepth: refDepth)
+                let at = "\(schemaPath)/\(keyword)/\(i)"
+                sub.check(instance, branch, instancePath: instancePath, schemaPath: at, refDepth: refDepth)
                 failures.append(sub.violations)
             }
             let passed = failures.filter(\.isEmpty).count
@@ -118,18 +127,23 @@ struct Validation {
             case "allOf":
                 violations += failures.flatMap { $0 }
             case "anyOf" where passed == 0:
-                fail(instancePath, "\(schemaPath)/anyOf", "matches none of \(branches.count) alternatives: \(Validation.summary(failures))")
+                let why = "matches none of \(branches.count) alternatives: \(Validation.summary(failures))"
+                fail(instancePath, "\(schemaPath)/anyOf", why)
             case "oneOf" where passed != 1:
                 let why = passed == 0 ? "none: \(Validation.summary(failures))" : "\(passed) of them"
-                fail(instancePath, "\(schemaPath)/oneOf", "must match exactly one of \(branches.count) alternatives, matches \(why)")
+                let message = "must match exactly one of \(branches.count) alternatives, matches \(why)"
+                fail(instancePath, "\(schemaPath)/oneOf", message)
             default:
                 break
             }
         }
         if let negated = node["not"] {
             var sub = Validation(schema: schema)
-            sub.check(instance, negated, instancePath: instancePath, schemaPath: "\(schemaPath)/not", refDepth: refDepth)
-            if sub.violations.isEmpty { fail(instancePath, "\(schemaPath)/not", "must not match the schema under `not`") }
+            let at = "\(schemaPath)/not"
+            sub.check(instance, negated, instancePath: instancePath, schemaPath: at, refDepth: refDepth)
+            if sub.violations.isEmpty {
+                fail(instancePath, at, "must not match the schema under `not`")
+            }
         }
     }
 

@@ -16,7 +16,9 @@ import HostProtocol
 public struct ReferenceModel: Sendable {
     /// A message sent to the plugin.
     public enum Input: Sendable, Hashable {
+        /// A request (it gets a reply).
         case request(Request)
+        /// A notification (no reply).
         case notification(RPCNotification)
         /// A JSON-RPC batch (`ReferenceModel+Batch.swift`).
         indirect case batch([Input])

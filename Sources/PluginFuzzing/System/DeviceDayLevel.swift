@@ -49,8 +49,11 @@ extension SystemFuzzer {
     public struct Speed: Sendable {
         /// Wall seconds.
         public var seconds: Double
+        /// Jobs (plugins) that played days at once.
         public var jobs: Int
+        /// Cases (device days, grouped `days` to a case) played.
         public var cases: Int
+        /// Actions played.
         public var steps: Int
         /// Virtual seconds covered by all jobs together.
         public var simulatedSeconds: Double
@@ -59,6 +62,7 @@ extension SystemFuzzer {
 
         /// Simulated device-days per wall second.
         public var deviceDaysPerSecond: Double { simulatedSeconds / 86_400 / max(seconds, 1e-9) }
+        /// Actions per wall second.
         public var stepsPerSecond: Double { Double(steps) / max(seconds, 1e-9) }
     }
 

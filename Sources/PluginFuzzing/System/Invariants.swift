@@ -4,6 +4,7 @@ import PluginHost
 /// The whole-system invariants of REFERENCE.md part D, plus the blocking pool's
 /// (D7), as the system fuzzer checks them after every step (docs/fuzzing.md).
 public enum Invariant: String, Sendable, CaseIterable, Comparable {
+    /// REFERENCE.md part D's invariants, and the blocking pool's (D7).
     case d1 = "D1", d2 = "D2", d3 = "D3", d4 = "D4", d5 = "D5", d6 = "D6", d7 = "D7"
     /// Under `--os ios` (docs/fuzzing.md): the watchdog, termination, relaunch.
     case i1 = "I1", i2 = "I2", i3 = "I3"
@@ -36,11 +37,13 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
         }
     }
 
+    /// Ordered by name (D1 ... D7, I1 ... I3).
     public static func < (a: Invariant, b: Invariant) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// A broken invariant, with its cause (what groups findings) and the details.
 public struct Violation: Sendable, Hashable {
+    /// The invariant broken.
     public let invariant: Invariant
     /// A short, stable description of the cause.
     public let cause: String

@@ -8,9 +8,12 @@ public struct SystemCase: Sendable {
     /// iOS gives an app-refresh task about 30 s; the emulated OS expires it then.
     public static let refreshBudget = VirtualTime(nanoseconds: 30_000_000_000)
 
+    /// Services, config, pool and race orders.
     public var scenario: SystemScenario
+    /// What the app and the OS do, in order.
     public var actions: [SystemAction]
 
+    /// A case.
     public init(scenario: SystemScenario, actions: [SystemAction]) {
         self.scenario = scenario
         self.actions = actions
@@ -175,8 +178,11 @@ public struct SystemCase: Sendable {
     /// An action, the race orders decided while it was played and the runs its starts
     /// got: what shrinking keeps or drops together.
     public struct Step: Sendable, Hashable {
+        /// The action.
         public var action: SystemAction
+        /// The races decided while it was played.
         public var races: [RaceRecord]
+        /// The runs (indices into the scenario's `runs`) its starts got.
         public var services: [Int]
     }
 

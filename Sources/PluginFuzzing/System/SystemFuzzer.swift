@@ -9,12 +9,19 @@ import PluginHost
 public final class SystemFuzzer: Sendable {
     /// What to run.
     public struct Configuration: Sendable {
+        /// How to start each job's plugin.
         public var plugin: PluginLauncher
+        /// The Rust side's behaviour (`seed` or `strict`).
         public var behaviour: HostBehaviour
+        /// The run's seed: the same seed gives the same cases.
         public var seed: UInt64
+        /// Stop after this many cases (nil: use `seconds`).
         public var runs: Int?
+        /// Stop after this many seconds of wall time.
         public var seconds: Double
+        /// Longest case, in actions.
         public var maxSteps: Int
+        /// Plugins and fuzzing threads in parallel.
         public var jobs: Int
         /// `ios`: the plugin runs under `--os ios` (the launcher's arguments say so), and cases
         /// draw from the ios alphabet and whether the app starts the service at launch.
@@ -23,6 +30,7 @@ public final class SystemFuzzer: Sendable {
         /// cases add OS events at the instant of host invokes, sent as one batch.
         public var dispatch: DispatchMode
 
+        /// A configuration.
         public init(
             plugin: PluginLauncher, behaviour: HostBehaviour, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int,
             jobs: Int, os: OSMode = .manual, dispatch: DispatchMode = .serial
@@ -41,21 +49,30 @@ public final class SystemFuzzer: Sendable {
 
     /// A distinct violation, shrunk.
     public struct Finding: FuzzFinding {
+        /// The invariant and cause (findings are grouped by it).
         public let signature: String
+        /// The seed of the case that first showed it.
         public let caseSeed: UInt64
+        /// The case's length before shrinking.
         public let originalSteps: Int
+        /// The shrunk case (its races frozen).
         public let systemCase: SystemCase
+        /// What the shrunk case gave: violations and timeline.
         public let outcome: SystemCase.Outcome
+        /// Candidates tried while shrinking.
         public let shrinkAttempts: Int
         /// The plugin's `--dispatch` the finding was made under.
         public var dispatch: DispatchMode = .serial
 
+        /// The shrunk case's length.
         public var shrunkSteps: Int { systemCase.actions.count }
     }
 
+    /// What it runs.
     public let configuration: Configuration
     private let loop: FuzzLoop<SystemLevel>
 
+    /// Creates a fuzzer; `progress` gets its counts as it runs.
     public init(configuration: Configuration, progress: FuzzProgress) {
         self.configuration = configuration
         let c = configuration

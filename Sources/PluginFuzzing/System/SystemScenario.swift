@@ -6,10 +6,15 @@ import PluginHost
 public struct SystemScenario: Sendable, Hashable {
     /// One start's service.
     public struct Run: Sendable, Hashable {
+        /// How long `initialize` takes (host clock).
         public var initSeconds: Double
+        /// Whether `initialize` fails.
         public var initFails: Bool
+        /// How long `run` takes.
         public var runSeconds: Double
+        /// How `run` ends when not cancelled.
         public var outcome: SyncService.Outcome
+        /// What `run` does when cancelled.
         public var onCancel: SyncService.CancelBehaviour
 
         var service: SyncService {
@@ -46,11 +51,15 @@ public struct SystemScenario: Sendable, Hashable {
         }
     }
 
+    /// The services the starts get (see `serviceOrder`).
     public var runs: [Run]
+    /// `iosSafetyTimeoutSecs`.
     public var safetyTimeout: Double
+    /// `iosProcessingSafetyTimeoutSecs`.
     public var processingSafetyTimeout: Double
     /// The cancel listener's timeout, whole seconds.
     public var listenerTimeout: UInt64
+    /// Both requests' earliest begin, minutes.
     public var earliestMinutes: Double
     /// The Rust side's blocking pool (tokio's default 512; fewer reach its end in fewer steps).
     public var blockingThreads: Int
@@ -64,6 +73,7 @@ public struct SystemScenario: Sendable, Hashable {
     /// The processing request's earliest begin, minutes (nil: `earliestMinutes`), and
     /// whether it needs external power: a processing request for the night.
     public var processingEarliestMinutes: Double?
+    /// Whether the processing request needs external power.
     public var processingNeedsPower = false
 
     /// The run the `n`th start (from 0) gets.
@@ -83,6 +93,7 @@ public struct SystemScenario: Sendable, Hashable {
         return c
     }
 
+    /// The scenario as a trace header writes it.
     public var json: JSONValue {
         var o: [String: JSONValue] = [
             "runs": .array(runs.map(\.json)), "safetyTimeout": .number(safetyTimeout),
@@ -101,6 +112,7 @@ public struct SystemScenario: Sendable, Hashable {
         return .object(JSONObject(o))
     }
 
+    /// A scenario.
     public init(
         runs: [Run], safetyTimeout: Double, processingSafetyTimeout: Double, listenerTimeout: UInt64,
         earliestMinutes: Double, blockingThreads: Int = BlockingPool.tokioDefault, races: RacePlan = RacePlan(),
@@ -116,6 +128,7 @@ public struct SystemScenario: Sendable, Hashable {
         self.serviceOrder = serviceOrder
     }
 
+    /// Reads a trace header's scenario; nil when a member is missing or wrong.
     public init?(json: JSONValue) {
         guard let runs = json["runs"]?.arrayValue?.compactMap(Run.init(json:)),
             let s = json["safetyTimeout"]?.doubleValue, let p = json["processingSafetyTimeout"]?.doubleValue,

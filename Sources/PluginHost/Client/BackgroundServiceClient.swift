@@ -7,6 +7,7 @@ public enum CancelSignal: Sendable, Hashable, CustomStringConvertible {
     /// Rejected: completion, stop, the listener's own cancel, supersession, reset or shutdown.
     case rejected(reason: RejectReason?, message: String)
 
+    /// `resolved`, or `rejected (REASON): MESSAGE`.
     public var description: String {
         switch self {
         case .resolved: "resolved"

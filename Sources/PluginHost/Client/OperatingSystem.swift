@@ -1,6 +1,7 @@
 import HostProtocol
 
-/// The host playing the operating system: the `os/` controls and the session methods.
+/// The host playing the operating system: the `os/` controls (those of `--os ios`
+/// included) and the session methods.
 ///
 /// ```swift
 /// let os = client.os
@@ -49,6 +50,33 @@ public struct OperatingSystem: Sendable {
     @discardableResult
     public func submit(_ params: OSSubmit.Params) async throws(HostError) -> TaskRequestInfo {
         try await connection.call(OSSubmit.self, params)
+    }
+
+    /// `os/explain` (`--os ios`): whether `identifier` is pending or running, every
+    /// reason it is not running now, and when it could next run.
+    public func explain(_ identifier: String) async throws(HostError) -> LaunchExplanation {
+        try await connection.call(OSExplain.self, .init(identifier: identifier))
+    }
+
+    /// `os/terminate` (`--os ios`): the app ends (`system` keeps the pending requests,
+    /// `forceQuit` also stops background launches until ``openApp()``); returns the
+    /// app's status after it.
+    @discardableResult
+    public func terminate(_ reason: TerminationReason) async throws(HostError) -> AppStatus {
+        try await connection.call(OSTerminate.self, .init(reason: reason))
+    }
+
+    /// `os/openApp` (`--os ios`): the user opens the app (a new process when it was not
+    /// running); returns the app's status after it.
+    @discardableResult
+    public func openApp() async throws(HostError) -> AppStatus {
+        try await connection.call(OSOpenApp.self, EmptyParams())
+    }
+
+    /// `os/setPolicy` (`--os ios`): changes the members given; returns the whole policy.
+    @discardableResult
+    public func setPolicy(_ update: IOSPolicy.Update) async throws(HostError) -> IOSPolicy {
+        try await connection.call(OSSetPolicy.self, update)
     }
 
     /// `plugin/state`.

@@ -53,12 +53,15 @@ public struct ProcessClock: HostClock {
         self.group = group
     }
 
+    /// The shared clock's time.
     public var now: VirtualTime { base.now }
 
+    /// Sleeps in the process's group: it ends (with an error) when the process does.
     public func sleep(until deadline: VirtualTime) async throws {
         try await base.sleep(until: deadline, group: group)
     }
 
+    /// Sleeps through task cancellation, but not through the end of the process.
     public func sleepIgnoringCancellation(until deadline: VirtualTime) async throws {
         try await base.sleepIgnoringCancellation(until: deadline, group: group)
     }

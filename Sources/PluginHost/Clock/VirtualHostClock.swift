@@ -30,6 +30,7 @@ public final class VirtualHostClock: HostClock {
     /// Starts at 0.
     public init() {}
 
+    /// The virtual time now.
     public var now: VirtualTime { state.withLock { $0.now } }
 
     /// The earliest deadline anyone sleeps until.
@@ -40,6 +41,7 @@ public final class VirtualHostClock: HostClock {
     /// How many tasks are asleep.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// Sleeps until the clock is advanced to `deadline` (in no group); throws if the task is cancelled.
     public func sleep(until deadline: VirtualTime) async throws {
         // Not a call of the group version: one async layer fewer keeps host jobs' order as it was.
         let sequence = nextSequence()

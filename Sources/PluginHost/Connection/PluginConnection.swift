@@ -36,19 +36,24 @@ public final class PluginConnection: Sendable {
         /// How many events ``notifications`` keeps for a reader that has not taken
         /// them (default: all). A host that reads events from the tap only keeps none.
         public var notificationBuffer: AsyncStream<RPCNotification>.Continuation.BufferingPolicy
+        /// The connection's own diagnostics (a protocol error, also on the ``tap``);
+        /// default: the host's stderr as `[PluginConnection] LINE`.
+        public var log: (@Sendable (String) -> Void)?
 
         /// Creates options.
         public init(
             defaultTimeout: Duration? = nil, tap: (@Sendable (ConnectionEvent) -> Void)? = nil,
             stderrLine: (@Sendable (String) -> Void)? = nil,
             completionHandoff: (@Sendable (RequestID, @escaping @Sendable () -> Void) -> Void)? = nil,
-            notificationBuffer: AsyncStream<RPCNotification>.Continuation.BufferingPolicy = .unbounded
+            notificationBuffer: AsyncStream<RPCNotification>.Continuation.BufferingPolicy = .unbounded,
+            log: (@Sendable (String) -> Void)? = nil
         ) {
             self.defaultTimeout = defaultTimeout
             self.tap = tap
             self.stderrLine = stderrLine
             self.completionHandoff = completionHandoff
             self.notificationBuffer = notificationBuffer
+            self.log = log
         }
     }
 
@@ -146,7 +151,9 @@ public final class PluginConnection: Sendable {
     /// call fails with the protocol error and the plugin is stopped.
     private func protocolError(_ detail: String) {
         options.tap?(.protocolError(detail))
-        Log.stderr("plugin-host: protocol error: \(detail)")
+        if let log = options.log { log("protocol error: \(detail)") } else {
+            Log.stderr("[PluginConnection] protocol error: \(detail)")
+        }
         pending.failAll(.protocolError(detail))
         transport.terminate()
     }

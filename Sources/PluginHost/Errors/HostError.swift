@@ -132,6 +132,7 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         if case .timedOut(_, let seconds) = backing { seconds } else { nil }
     }
 
+    /// The failure in words (the plugin's message for an RPC error).
     public var description: String {
         switch backing {
         case .launchFailed(let why): "cannot start the plugin: \(why)"

@@ -50,6 +50,7 @@ public struct ServiceError: Error, Sendable, Hashable, CustomStringConvertible {
         if case .keepaliveFailed(let e) = backing { e } else { nil }
     }
 
+    /// The failure in words (`already running`, `not running`, ...).
     public var description: String {
         switch backing {
         case .alreadyRunning: "already running"

@@ -23,6 +23,7 @@ public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
     /// True for `exited(0)`.
     public var isSuccess: Bool { self == .exited(0) }
 
+    /// `exited with status N`, `was killed by signal N (NAME)`, ...
     public var description: String {
         switch self {
         case .exited(let code): "exited with status \(code)"

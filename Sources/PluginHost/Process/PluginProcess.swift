@@ -64,7 +64,9 @@ public final class PluginProcess: PluginTransport {
     /// Signalled once the stderr loop has forwarded everything and ended.
     let stderrDone = DispatchSemaphore(value: 0)
 
+    /// The framing given in the options.
     public var framing: Framing { options.framing }
+    /// The largest frame accepted from the plugin (from the options).
     public var maxFrameBytes: Int { options.maxFrameBytes }
 
     /// Starts the plugin; its stderr lines, prefixed, go to `stderrLine` (by default
@@ -102,6 +104,7 @@ public final class PluginProcess: PluginTransport {
         if reaper.status == nil { _ = sendSignal(pid, signal) }
     }
 
+    /// Kills the child with SIGKILL (``close(grace:)`` reaps it).
     public func terminate() { kill(SIGKILL) }
 
     /// Closes stdin, waits up to `grace` for the plugin to exit, then SIGTERM, then

@@ -37,6 +37,7 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
 
     /// One of the two parties; `.first` is the one named first.
     public enum Side: Sendable, Hashable {
+        /// The side named first in the race's name, and the other.
         case first, second
 
         /// The other party.
@@ -77,6 +78,7 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
         }
     }
 
+    /// Ordered by name, for stable listings.
     public static func < (a: Race, b: Race) -> Bool { a.rawValue < b.rawValue }
 }
 
@@ -94,9 +96,13 @@ public protocol RaceArbiter: Sendable {
 /// One decided race: which side went first, in which run (nil: not tied to a run) of
 /// which app process (1 but under `--os ios`, where each process has its own Rust side).
 public struct RaceRecord: Sendable, Hashable, CustomStringConvertible {
+    /// The race decided.
     public let race: Race
+    /// The run (generation) it was decided for; nil when it is not tied to a run.
     public let run: UInt64?
+    /// The side that went first.
     public let first: Race.Side
+    /// The app process whose Rust side met it (1 but under `--os ios`).
     public let process: Int
 
     /// Creates a record.
@@ -110,6 +116,7 @@ public struct RaceRecord: Sendable, Hashable, CustomStringConvertible {
     /// `completion-first`.
     public var order: String { race.order(first) }
 
+    /// `race NAME (process P, run R): ORDER`, as the timeline notes it.
     public var description: String {
         let whose = [process > 1 ? "process \(process)" : nil, run.map { "run \($0)" }].compactMap { $0 }
         return "race \(race.rawValue)\(whose.isEmpty ? "" : " (" + whose.joined(separator: ", ") + ")"): \(order)"

@@ -72,7 +72,7 @@ extension ServiceManager {
         // Strict: the listener's waitForCancel is written before the service can run.
         let armed = configuration.behaviour == .strict ? await armWaitForCancel(generation: g) : nil
         let service = factory()
-        runTask = Task(executorPreference: executor) { [self] in
+        Task(executorPreference: executor) { [self] in
             await runService(service, generation: g, token: newToken, callback: callback)
         }
         if let armed {

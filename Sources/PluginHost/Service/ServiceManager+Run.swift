@@ -79,6 +79,9 @@ extension ServiceManager {
             cleanUp(generation: g, failure: failure, initFailed: false)
             configuration.races?.passed(.runEndVsApp, .first, run: g)
         }
+        // Its completion has raced the Stop that cancelled it, if any: forgotten (a Stop
+        // can no longer cancel it: its token is cleared, or a newer run holds the token).
+        stoppedRuns.remove(g)
         emit(.runFinished(generation: g))
     }
 

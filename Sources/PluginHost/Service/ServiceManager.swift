@@ -36,7 +36,9 @@ public actor ServiceManager {
         public var executor: (any SerialExecutor & TaskExecutor)?
         /// Sees every step the manager takes.
         public var onEvent: @Sendable (ServiceEvent) -> Void
-        /// Log lines (failures that are logged, not returned).
+        /// Log lines (failures that are logged, not returned, and the services'
+        /// ``ServiceContext/log``). By default each goes to stderr as
+        /// `[ServiceManager] LINE`, a prefix that names the library, not a program.
         public var log: @Sendable (String) -> Void
         /// tokio's `max_blocking_threads` (default 512).
         public var blockingThreads: Int
@@ -49,7 +51,7 @@ public actor ServiceManager {
             executor: (any SerialExecutor & TaskExecutor)? = nil,
             onEvent: @escaping @Sendable (ServiceEvent) -> Void = { _ in },
             log: @escaping @Sendable (String) -> Void = {
-                FileHandle.standardError.write(Data("plugin-host: \($0)\n".utf8))
+                FileHandle.standardError.write(Data("[ServiceManager] \($0)\n".utf8))
             },
             blockingThreads: Int = BlockingPool.tokioDefault, races: (any RaceArbiter)? = nil
         ) {
@@ -80,11 +82,11 @@ public actor ServiceManager {
     var onComplete: OnComplete?
     var state = ServiceState.idle
     var lastError: String?
-    var runTask: Task<Void, Never>?
     /// The current run's service work: cancelling the token also wakes it, as a
     /// service's `select!` on `shutdown.cancelled()` does.
     var serviceWork: Task<WorkEnd, Never>?
-    /// Runs whose token a `Stop` cancelled (their completion races that `Stop`'s `stopKeepalive`).
+    /// Runs whose token a `Stop` cancelled (their completion races that `Stop`'s
+    /// `stopKeepalive`), until they have finished.
     var stoppedRuns: Set<UInt64> = []
     // A FIFO turn for commands: while one blocks on the plugin the next waits, as in
     // the Rust actor's single command loop (Swift actors are reentrant).
@@ -104,6 +106,7 @@ public actor ServiceManager {
         self.pool = BlockingPool(capacity: configuration.blockingThreads)
     }
 
+    /// The actor runs on ``Configuration/executor`` (a private serial queue by default).
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     // Departs: IsRunning and GetState are read directly, not queued behind the command in

@@ -9,6 +9,7 @@ import HostProtocol
 public struct SyncService: BackgroundService {
     /// How the run ends when it is not cancelled.
     public enum Outcome: String, Sendable, CaseIterable {
+        /// The run returns normally, or throws ``Failure``.
         case success, failure
     }
 
@@ -45,14 +46,17 @@ public struct SyncService: BackgroundService {
 
     /// An error the sample service reports.
     public struct Failure: Error, CustomStringConvertible {
+        /// What failed, in words.
         public let description: String
     }
 
+    /// Sleeps `initSeconds` of host-clock time, then fails if `initFails`.
     public func initialize(_ context: ServiceContext) async throws {
         if initSeconds > 0 { try await context.sleep(seconds: initSeconds) }
         if initFails { throw Failure(description: "sync could not initialize") }
     }
 
+    /// Sleeps `runSeconds`, then ends with `outcome`; when cancelled, does what `onCancel` says.
     public func run(_ context: ServiceContext) async throws {
         if onCancel == .ignore {
             if runSeconds > 0 { try await context.clock.sleepIgnoringCancellation(until: context.clock.now.adding(seconds: runSeconds)) }

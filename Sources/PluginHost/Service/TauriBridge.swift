@@ -14,7 +14,7 @@ import Synchronization
 /// ``calls`` with the thread it holds.
 ///
 /// ```swift
-/// let bridge = TauriBridge(connection: client.connection)
+/// let bridge = TauriBridge(client: client)
 /// let result = await bridge.call(StopKeepalive.name, params: nil, run: 1)
 /// ```
 public final class TauriBridge: Sendable {

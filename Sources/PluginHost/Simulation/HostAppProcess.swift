@@ -66,8 +66,11 @@ struct RunTracker {
 
 /// How an app process ended, and whether its service was running then.
 public struct AppTermination: Sendable, Hashable {
+    /// The process's number (1 for the first).
     public let process: Int
+    /// Why it ended (`system`, `forceQuit`, `watchdog`).
     public let reason: TerminationReason
+    /// When it ended.
     public let at: VirtualTime
     /// The service was running when the app ended: the user meant it to run.
     public let serviceWasRunning: Bool
@@ -76,8 +79,11 @@ public struct AppTermination: Sendable, Hashable {
 /// An app process that started after another ended, and what the host did about a
 /// service that was meant to run.
 public struct AppRelaunch: Sendable, Hashable {
+    /// The new process's number.
     public let process: Int
+    /// Why it started: the user opened the app, or a background task was launched into it.
     public let cause: LaunchCause
+    /// When it started.
     public let at: VirtualTime
     /// The task it was launched for (a cold start into the background).
     public let identifier: String?

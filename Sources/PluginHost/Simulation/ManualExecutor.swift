@@ -21,6 +21,7 @@ public final class ManualExecutor: SerialExecutor, TaskExecutor, @unchecked Send
     /// Creates an empty executor.
     public init() {}
 
+    /// Queues a job; it runs when ``runNext()`` reaches it.
     public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         lock.lock()
@@ -29,10 +30,12 @@ public final class ManualExecutor: SerialExecutor, TaskExecutor, @unchecked Send
         lock.unlock()
     }
 
+    /// This executor, as an actor's serial executor.
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
+    /// This executor, as a task executor preference.
     public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
         UnownedTaskExecutor(ordinary: self)
     }

@@ -11,6 +11,7 @@ public final class QueueExecutor: SerialExecutor, TaskExecutor, @unchecked Senda
         queue = DispatchQueue(label: label)
     }
 
+    /// Runs the job on the queue, isolated to this executor.
     public func enqueue(_ job: consuming ExecutorJob) {
         let unowned = UnownedJob(job)
         queue.async { [self] in
@@ -18,10 +19,12 @@ public final class QueueExecutor: SerialExecutor, TaskExecutor, @unchecked Senda
         }
     }
 
+    /// This executor, as an actor's serial executor.
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
+    /// This executor, as a task executor preference.
     public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
         UnownedTaskExecutor(ordinary: self)
     }

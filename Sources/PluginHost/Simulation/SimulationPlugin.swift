@@ -32,7 +32,9 @@ public final class SimulationPlugin: Sendable {
                 launcher: launcher,
                 options: PluginConnection.Options(
                     tap: { relay.forward($0) }, stderrLine: { _ in },
-                    completionHandoff: { relay.handoff($0, $1) }, notificationBuffer: .bufferingNewest(0))))
+                    completionHandoff: { relay.handoff($0, $1) }, notificationBuffer: .bufferingNewest(0),
+                    // A protocol error goes into the timeline (the tap), not to stderr.
+                    log: { _ in })))
         } catch {
             throw .host(error)
         }

@@ -128,10 +128,11 @@ final class SimulationRaces: Sendable {
         next?.resume()
     }
 
-    /// Decides a race that needs no gate (both sides are known to be ready).
-    func choose(_ race: Race, run: UInt64?) -> Race.Side {
+    /// Decides a race that needs no gate (both sides are known to be ready), met by
+    /// app process `process`.
+    func choose(_ race: Race, run: UInt64?, process: Int) -> Race.Side {
         let record = state.withLock { s in
-            let r = RaceRecord(race: race, run: run, first: s.drawer.next(race))
+            let r = RaceRecord(race: race, run: run, first: s.drawer.next(race), process: process)
             s.records.append(r)
             return r
         }

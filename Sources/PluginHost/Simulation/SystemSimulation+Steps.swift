@@ -24,7 +24,7 @@ extension SystemSimulation {
             box.withLock { $0 = value }
         }
         try runUntilIdle()
-        guard let value = box.withLock({ $0 }) else { throw .hung(["a host task did not finish"]) }
+        guard let value = box.withLock({ $0 }) else { throw .hostTaskStuck }
         return value
     }
 

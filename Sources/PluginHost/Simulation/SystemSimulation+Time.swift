@@ -14,7 +14,7 @@ extension SystemSimulation {
         var guardSteps = 0
         while true {
             guardSteps += 1
-            if guardSteps > 100_000 { throw .hung(["advance: more than 100000 steps at one time"]) }
+            if guardSteps > 100_000 { throw .runaway(steps: 100_000) }
             let (pluginDue, budgetEnd) = try pluginNextDue()
             let hostDue = clock.nextDeadline
             let due = [pluginDue, hostDue, budgetEnd].compactMap { $0 }.filter { $0 <= target }.min()
@@ -42,7 +42,7 @@ extension SystemSimulation {
                 if let budgetEnd, budgetEnd <= step { try expireOverBudget() }
                 continue
             }
-            if contested, races.choose(.pluginVsHostDeadline, run: nil) == .second {
+            if contested, races.choose(.pluginVsHostDeadline, run: nil, process: processes.count) == .second {
                 let before = VirtualTime(nanoseconds: step.nanoseconds - 1)
                 if before > pluginNow {
                     let by = VirtualTime(nanoseconds: before.nanoseconds - pluginNow.nanoseconds)

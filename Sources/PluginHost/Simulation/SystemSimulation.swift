@@ -98,7 +98,9 @@ public final class SystemSimulation: @unchecked Sendable {
         var serviceMeantToRun = false
     }
 
+    /// Where every host job runs, one at a time, when the simulation drains it.
     public let executor: ManualExecutor
+    /// The host's virtual clock, moved only by ``advance(by:)``.
     public let clock = VirtualHostClock()
     /// The plugin end: owned by this simulation, or shared by one after another.
     public let plugin: SimulationPlugin

@@ -27,12 +27,13 @@ struct MalformedCorpusTests {
     @Test func theCorpusIsLargeAndNamed() {
         let cases = Self.cases
         let runs = cases.reduce(0) { $0 + $1.wire.count }
-        #expect(cases.count >= 200, "\(cases.count) cases")
-        #expect(runs >= 400, "\(runs) case runs over both framings")
+        let generated = GeneratedCorpus.all.count, handWritten = HandWrittenCorpus.all.count
+        let size = "corpus: \(cases.count) cases (\(generated) generated, \(handWritten) hand-written), "
+            + "\(runs) case runs over both framings, plus \(StreamEnd.cases.count) stream-ending inputs"
+        #expect(cases.count >= 200, "\(size)")
+        #expect(runs >= 400, "\(size)")
         var seen: Set<String> = []
         for c in cases { #expect(seen.insert(c.name).inserted, "duplicate case name \(c.name)") }
-        let generated = GeneratedCorpus.all.count, handWritten = HandWrittenCorpus.all.count
-        print("corpus: \(cases.count) cases (\(generated) generated, \(handWritten) hand-written), \(runs) case runs over both framings, plus \(StreamEnd.cases.count) stream-ending inputs")
     }
 
     @Test(arguments: [Framing.ndjson, .lsp])
@@ -55,17 +56,17 @@ struct MalformedCorpusTests {
             memory.append(plugin.memory())
         }
         let afterWarmUp = memory[Self.warmUpPasses - 1], afterSecond = memory[Self.passes - 1]
+        let trace = memory.map { "\($0.rss)/\($0.hwm)" }.joined(separator: ", ")
+        let figures = "\(cases.count) cases × \(Self.passes) passes; VmRSS/VmHWM KiB after each pass: \(trace)"
 
         let shown = failures.prefix(25).joined(separator: "\n")
         #expect(failures.isEmpty, "\(failures.count) of \(Self.passes * cases.count) case runs failed (\(framing)):\n\(shown)")
         #expect(afterWarmUp.rss > 0, "could not read the plugin's memory")
         let checkMemory = !SanitizerBuild.active
         #expect(!checkMemory || afterSecond.rss - afterWarmUp.rss <= Self.growthSlackKB,
-                "resident memory grew from \(afterWarmUp.rss) KiB to \(afterSecond.rss) KiB over two more passes of \(cases.count) cases")
+                "resident memory grew from \(afterWarmUp.rss) KiB to \(afterSecond.rss) KiB (\(figures))")
         #expect(!checkMemory || afterSecond.hwm - afterWarmUp.hwm <= Self.growthSlackKB,
-                "peak memory grew from \(afterWarmUp.hwm) KiB to \(afterSecond.hwm) KiB over two more passes")
-        let trace = memory.map { "\($0.rss)/\($0.hwm)" }.joined(separator: ", ")
-        print("corpus (\(framing)): \(cases.count) cases × \(Self.passes) passes; plugin VmRSS/VmHWM KiB after each pass: \(trace)\(checkMemory ? "" : " (sanitizer build: memory not checked)")")
+                "peak memory grew from \(afterWarmUp.hwm) KiB to \(afterSecond.hwm) KiB (\(figures))")
 
         plugin.closeStdin()
         #expect(plugin.remainingFrames()?.isEmpty == true)

@@ -46,15 +46,32 @@ struct DispatchModelTests {
         "[\(req(10, "completeBgTask")),\(advance(11, "28")),\(req(12, "waitForCancel"))]",
     ])
     func strictHasNoRaces(batch: String) throws {
+        try Self.expectNoRaces(batch: batch, os: .manual)
+    }
+
+    /// The same under `--os ios` with the app's lifecycle in the batch: an invoke beside an
+    /// `os/terminate` is answered (`terminated`: the app is not running when its body runs),
+    /// one beside `os/openApp` runs in the new process.
+    @Test(arguments: [
+        "[\(terminate(4, "system")),\(req(7, "startKeepalive"))]",
+        "[\(req(10, "waitForCancel")),\(terminate(11, "system")),\(req(12, "completeBgTask"))]",
+        "[\(terminate(11, "forceQuit")),\(openApp(12)),\(req(13, "startKeepalive")),\(req(14, "waitForCancel"))]",
+        "[\(req(10, "stopKeepalive")),\(expire(11, refreshID)),\(terminate(12, "system"))]",
+    ])
+    func strictHasNoRacesUnderIOS(batch: String) throws {
+        try Self.expectNoRaces(batch: batch, os: .ios)
+    }
+
+    private static func expectNoRaces(batch: String, os: OSMode) throws {
         let setup = [req(1, "startKeepalive"), req(2, "waitForCancel"), launch(3, refreshID)]
-        let strict = try Dispatching.allSchedules(setup: setup, batch: batch, try Dispatching.options(profile: .strict))
+        let options = try Dispatching.options(profile: .strict, os: os)
+        let strict = try Dispatching.allSchedules(setup: setup, batch: batch, options)
         #expect(strict.count > 1, "the batch has decisions to make")
         #expect(Set(strict.map(\.lines)).count == 1, "every schedule gives the same output")
         for outcome in strict {
             #expect(!outcome.text.contains("os/violation"), "\(outcome.choices): \(outcome.text)")
         }
-        let state = try Dispatching.lines(setup + [Dispatching.schedule(9, strict[0].choices), batch, state(20)],
-                                          try Dispatching.options(profile: .strict))
+        let state = try Dispatching.lines(setup + [Dispatching.schedule(9, strict[0].choices), batch, state(20)], options)
         #expect(state.last?.contains(#""dropped":0"#) == true)
         #expect(state.last?.contains(#""violations":0"#) == true)
     }
@@ -68,18 +85,36 @@ struct DispatchModelTests {
         [req(10, "stopKeepalive"), launch(11, refreshID), req(12, "startKeepalive"), expire(13, refreshID)],
     ])
     func strictRunsOSControlsThenInvokes(members: [String]) throws {
+        try Self.expectReorderedSerial(members, os: .manual)
+    }
+
+    /// The same under `--os ios`, with the app's lifecycle: an invoke reaches the process that
+    /// runs after the batch's `os/` controls (none after `os/terminate`, the new one after
+    /// `os/openApp`), as under `serial` on the reordered batch.
+    @Test(arguments: [
+        [terminate(4, "system"), req(7, "startKeepalive")],
+        [req(10, "startKeepalive"), terminate(11, "system"), openApp(12)],
+        [req(10, "waitForCancel"), terminate(11, "forceQuit"), req(12, "completeBgTask"), openApp(13)],
+        [req(10, "completeBgTask"), expire(11, refreshID), terminate(12, "system"), req(13, "waitForCancel")],
+    ])
+    func strictRunsOSControlsThenInvokesUnderIOS(members: [String]) throws {
+        try Self.expectReorderedSerial(members, os: .ios)
+    }
+
+    private static func expectReorderedSerial(_ members: [String], os: OSMode) throws {
         let setup = [req(1, "startKeepalive"), req(2, "waitForCancel"), launch(3, refreshID)]
         let tauri = try Dispatching.lines(setup + ["[\(members.joined(separator: ","))]"],
-                                          try Dispatching.options(profile: .strict, seed: 11))
+                                          try Dispatching.options(profile: .strict, seed: 11, os: os))
         let reordered = members.filter { $0.contains("\"os/") } + members.filter { !$0.contains("\"os/") }
         let serial = try Dispatching.lines(setup + ["[\(reordered.joined(separator: ","))]"],
-                                           try Dispatching.options(.serial, profile: .strict))
+                                           try Dispatching.options(.serial, profile: .strict, os: os))
         #expect(tauri.dropLast() == serial.dropLast())
-        func replies(_ line: String?) throws -> Set<JSONValue> {
-            Set(try #require(try JSONParser.parse(Array((line ?? "").utf8)).arrayValue))
-        }
         #expect(try replies(tauri.last).count == members.count)
         #expect(try replies(tauri.last) == replies(serial.last))
+    }
+
+    private static func replies(_ line: String?) throws -> Set<JSONValue> {
+        Set(try #require(try JSONParser.parse(Array((line ?? "").utf8)).arrayValue))
     }
 
     /// The same batch under `seed` does race: some schedules differ (the model is not vacuous).
@@ -100,6 +135,19 @@ struct DispatchModelTests {
         let reply = try #require(lines.last)
         #expect(reply.contains(#""activeTask":null"#) && reply.contains(#""completed":1"#))
         #expect(reply.contains(#""code":-32002"#) && reply.contains("is not running"))
+    }
+
+    /// `rpc.discover` is a barrier too (every method that is neither an invoke nor an `os/`
+    /// control is): whatever the schedule, `completeBgTask` runs to its end before it, and the
+    /// `os/expire` after it finds no task.
+    @Test func discoveryIsABarrier() throws {
+        let setup = [req(1, "startKeepalive"), launch(2, refreshID)]
+        let batch = "[\(req(3, "completeBgTask")),\(req(4, "rpc.discover")),\(expire(5, refreshID))]"
+        let outcomes = try Dispatching.allSchedules(setup: setup, batch: batch, try Dispatching.options())
+        for outcome in outcomes {
+            let reply = try #require(outcome.lines.last.flatMap(Replies.json)?.arrayValue)
+            #expect(reply.count == 3 && reply.last?["error"]?["code"] == -32002, "\(outcome.choices)")
+        }
     }
 
     /// Under `tauri` a batch's requests are all in flight until the batch has run: a second
@@ -136,6 +184,20 @@ struct DispatchModelTests {
         let serial = try Plugin.lines([], setup + [req(5, "plugin/dispatchSchedule", #"{"choices":["main"]}"#), batch,
                                                    req(6, "plugin/dispatchSchedule")])
         #expect(serial.last == ok(6, #"{"decisions":0,"dispatch":"serial","taken":[],"unused":1}"#))
+    }
+
+    /// A bad `plugin/dispatchSchedule` param is -32602 naming the member, what it may be (the
+    /// seed's range, the queue names) and what it was.
+    @Test(arguments: [
+        (#"{"seed":18446744073709551615}"#, #"\"seed\" must be an integer from 0 to 9223372036854775807, got 18446744073709551615"#),
+        (#"{"seed":-1}"#, #"\"seed\" must be an integer from 0 to 9223372036854775807, got -1"#),
+        (#"{"seed":1.5}"#, #"\"seed\" must be an integer from 0 to 9223372036854775807, got 1.5"#),
+        (#"{"choices":["ipc","x"]}"#, #"\"choices[1]\" must be \"ipc\" or \"main\", got \"x\""#),
+        (#"{"choices":"ipc"}"#, #"\"choices\" must be an array of queue names, got string"#),
+    ])
+    func scheduleParamErrorsNameWhatIsAllowed(params: String, message: String) throws {
+        let lines = try Plugin.lines(["--dispatch", "tauri"], [req(1, "plugin/dispatchSchedule", params)])
+        #expect(lines == [failure(1, -32602, "Invalid params: " + message)])
     }
 
     /// `plugin/reset` starts the PRNG over: the same case after a reset gives the same bytes

@@ -7,9 +7,11 @@ import Testing
 enum Dispatching {
     /// Options for an in-process engine.
     static func options(
-        _ dispatch: DispatchMode = .tauri, profile: Profile = .seed, seed: UInt64 = 0, faults: String? = nil
+        _ dispatch: DispatchMode = .tauri, profile: Profile = .seed, seed: UInt64 = 0, faults: String? = nil,
+        os: OSMode = .manual
     ) throws -> PluginOptions {
         var options = PluginOptions()
+        options.osMode = os
         options.events = true
         options.dispatch = dispatch
         options.dispatchSeed = seed

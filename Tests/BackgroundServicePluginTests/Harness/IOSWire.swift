@@ -51,9 +51,11 @@ let calmPolicyJSON = policyJSON([
 enum Replies {
     static func json(_ line: String) -> JSONValue? { try? JSONParser.parse(Array(line.utf8)) }
 
-    /// The reply to request `id` among `lines`.
+    /// The reply to request `id` among `lines` (event lines, which start with the sorted keys
+    /// `{"jsonrpc":"2.0","method"`, are skipped unparsed: a run can write hundreds of thousands).
     static func find(_ id: Int, in lines: [String]) -> JSONValue? {
-        lines.lazy.compactMap(json).first { $0["id"]?.int64Value == Int64(id) && $0["method"] == nil }
+        lines.lazy.filter { !$0.hasPrefix(#"{"jsonrpc":"2.0","method""#) }.compactMap(json)
+            .first { $0["id"]?.int64Value == Int64(id) && $0["method"] == nil }
     }
 
     /// The `result` of the reply to request `id`.
