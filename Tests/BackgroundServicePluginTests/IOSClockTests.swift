@@ -1,4 +1,5 @@
 import Foundation
+@testable import BackgroundServicePlugin
 import HostProtocol
 import Testing
 
@@ -83,7 +84,10 @@ struct IOSClockTests {
     /// (an `os/advanceTime 0` then does nothing), and the next call goes on. The message
     /// names the events the call really performed (the bound's, and the instant's after it).
     @Test func boundedAdvanceStopsAtAnInstant() throws {
-        let lines = try Plugin.lines(iosFlags(), [
+        // In process, with the bound lowered from 100,000 to 1,000 (the same rule, 1% of the output).
+        var options = try Dispatching.options(.serial, os: .ios)
+        options.iosAdvanceEventBound = 1000
+        let lines = try Dispatching.lines([
             setPolicy(
                 1, #"{"minLaunchSpacingSecs":0,"energyBudgetLaunches":100000,"refreshDelayMaxSecs":0,"#
                     + #""processingDelayMaxSecs":0}"#),
@@ -91,12 +95,12 @@ struct IOSClockTests {
                 2, "startKeepalive", #"{"iosSafetyTimeoutSecs":0,"iosEarliestRefreshBeginMinutes":0,"#
                     + #""iosEarliestProcessingBeginMinutes":0,"iosProcessingSafetyTimeoutSecs":0}"#),
             advance(3, "86400"), state(4), advance(5, "0"), state(6), advance(7, "1"), state(8),
-        ])
+        ], options)
         let error = try #require(Replies.find(3, in: lines)?["error"])
         #expect(error["code"]?.int64Value == -32002)
         let stop = try #require(error["data"]?["now"]?.description)
         let performed = try #require(Self.eventsPerformed(by: 3, after: 2, in: lines))
-        #expect((100_000..<200_000).contains(performed))
+        #expect((1000..<2000).contains(performed))
         #expect(error["message"]?.stringValue == "Invalid state: os/advanceTime stopped at \(stop) s after \(performed) "
             + "autonomous events (timer firings, expirations, kills, launches); advance again to go on")
         let at = try Replies.state(4, in: lines)
@@ -108,25 +112,30 @@ struct IOSClockTests {
 
     /// When one instant alone holds more than the bound's events again (zero budgets, spacing
     /// and delays, a large energy budget: a task launched and expired over and over at 86400 s),
-    /// the call stops at the hard bound, 200,000 events, in the middle of that instant, and says
+    /// the call stops at the hard bound, twice the bound (200,000 events; 2,000 here, the bound
+    /// lowered in process), in the middle of that instant, and says
     /// so; the clock is at `data.now`, and the next call (even of 0 s) runs what is still due then.
     @Test func hardBoundStopsWithinAnInstantAndSaysSo() throws {
-        let lines = try Plugin.lines(iosFlags(), [
+        // In process, with the bound lowered from 100,000 to 1,000 (else 700,000 lines, 100 MB).
+        #expect(PluginOptions().iosAdvanceEventBound == 100_000, "the bound docs/protocol.md gives")
+        var options = try Dispatching.options(.serial, os: .ios)
+        options.iosAdvanceEventBound = 1000
+        let lines = try Dispatching.lines([
             setPolicy(
                 1, #"{"refreshEarlyExpiryChance":1,"refreshEarlyExpiryMinSecs":0,"refreshEarlyExpiryMaxSecs":0,"#
-                    + #""refreshDelayMaxSecs":0,"minLaunchSpacingSecs":0,"energyBudgetLaunches":100000}"#),
+                    + #""refreshDelayMaxSecs":0,"minLaunchSpacingSecs":0,"energyBudgetLaunches":1000}"#),
             conditions(2, #"{"autoLaunch":false}"#), advance(3, "86400"),
             req(4, "startKeepalive", #"{"iosEarliestRefreshBeginMinutes":0,"iosEarliestProcessingBeginMinutes":1000}"#),
             conditions(5, #"{"autoLaunch":true}"#), advance(6, "1"), state(7), advance(8, "0"), state(9),
-        ])
+        ], options)
         let error = try #require(Replies.find(6, in: lines)?["error"])
         #expect(error["data"] == ["now": 86400])
-        #expect(try #require(Self.eventsPerformed(by: 6, after: 5, in: lines)) == 200_000)
-        #expect(error["message"]?.stringValue == "Invalid state: os/advanceTime stopped at 86400 s after 200000 "
+        #expect(try #require(Self.eventsPerformed(by: 6, after: 5, in: lines)) == 2000)
+        #expect(error["message"]?.stringValue == "Invalid state: os/advanceTime stopped at 86400 s after 2000 "
             + "autonomous events (timer firings, expirations, kills, launches), within that instant (the hard "
-            + "bound is 200000 events); advance again to run the events still due at 86400 s and go on")
+            + "bound is 2000 events); advance again to run the events still due at 86400 s and go on")
         let stopped = try Replies.state(7, in: lines)
-        #expect(stopped.now == VirtualTime(seconds: 86400) && stopped.counters.launched == 100_000)
+        #expect(stopped.now == VirtualTime(seconds: 86400) && stopped.counters.launched == 1000)
         #expect(stopped.ios?.nextEventAt == VirtualTime(seconds: 86400), "something is still due at 86400 s")
         #expect(lines.contains(now(8, "86400")))
         #expect(Self.eventsPerformed(by: 8, after: 7, in: lines) == 1, "the deferral report still due")

@@ -72,7 +72,7 @@ extension EmulatedOS {
             // Under `--os manual` the stop never waits for its instant (`docs/protocol.md`).
             let next = stop.instantFinished || ios == nil
                 ? "; advance again to go on"
-                : ", within that instant (the hard bound is \(2 * EmulatedOS.maxEventsPerAdvanceIOS) events); "
+                : ", within that instant (the hard bound is \(2 * iosEventBound) events); "
                     + "advance again to run the events still due at \(at) s and go on"
             var error = RPCError.invalidState("os/advanceTime stopped at \(at) s after \(what)\(next)")
             error.data = ["now": clock.now.json]
@@ -85,14 +85,14 @@ extension EmulatedOS {
     /// got there. It stops early, at the time of its last event:
     /// - under `--os manual`, right after ``maxEventsPerAdvance`` events (events still due at
     ///   that time run on the next call);
-    /// - under `--os ios`, once ``maxEventsPerAdvanceIOS`` events have run and every event due
+    /// - under `--os ios`, once ``iosEventBound`` events (``maxEventsPerAdvanceIOS``) have run and every event due
     ///   at that instant has too, so the state is exactly the state at the time it answers;
-    ///   unless that one instant holds more than another ``maxEventsPerAdvanceIOS`` events
+    ///   unless that one instant holds more than another ``iosEventBound`` events
     ///   (zero budgets, spacing and delays with a large energy budget relaunch a task within
     ///   the instant): then it stops at twice the bound, in the middle of the instant.
     @discardableResult
     func advance(to target: VirtualTime) -> AdvanceStop? {
-        let bound = ios == nil ? EmulatedOS.maxEventsPerAdvance : EmulatedOS.maxEventsPerAdvanceIOS
+        let bound = ios == nil ? EmulatedOS.maxEventsPerAdvance : iosEventBound
         var performed = 0
         while let next = nextDue(), next.at <= target {
             if performed >= bound {

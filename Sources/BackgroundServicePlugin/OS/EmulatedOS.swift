@@ -23,6 +23,8 @@ final class EmulatedOS {
     let faults: FaultSet
     /// The `--os ios` system; nil under `--os manual`.
     let ios: IOSSystem?
+    /// Under `--os ios`, the events one advance performs before stopping at an instant's end.
+    var iosEventBound = EmulatedOS.maxEventsPerAdvanceIOS
     /// The app's current process (or the last one, once it has ended).
     private(set) var app: AppProcess
     /// Creates the plugin instance inside a new process (set by ``PluginWorld``).

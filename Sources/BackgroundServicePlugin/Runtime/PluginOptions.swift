@@ -34,6 +34,10 @@ public struct PluginOptions: Sendable, Equatable {
     public var echo = false
     /// `BSP_FAULT` (testing only).
     public var faults = FaultSet.none
+    /// Under `--os ios`, the events one `os/advanceTime` performs before it stops at the end
+    /// of an instant (twice this within one instant). No flag: tests lower it to reach the
+    /// bounds without writing hundreds of megabytes.
+    var iosAdvanceEventBound = EmulatedOS.maxEventsPerAdvanceIOS
 
     /// Creates the defaults.
     public init() {}

@@ -18,6 +18,7 @@ final class PluginWorld {
         clock = PluginClock(kind: options.clock, timeScale: options.timeScale, monotonicNanoseconds: monotonicNanoseconds)
         let ios = options.osMode == .ios ? IOSSystem(seed: options.osSeed) : nil
         os = EmulatedOS(clock: clock, infoPlist: infoPlist, events: events, faults: options.faults, ios: ios)
+        os.iosEventBound = options.iosAdvanceEventBound
         // One pair of queues per session: each process of the app is built on it (a new
         // process starts with both queues empty; see `EmulatedOS.terminate`).
         let dispatcher = dispatcher ?? Dispatcher(mode: options.dispatch, seed: options.dispatchSeed)
