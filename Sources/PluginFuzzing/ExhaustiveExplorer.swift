@@ -37,7 +37,10 @@ public final class ExhaustiveExplorer {
     let driver: PluginDriver
     let profile: Profile
     let progress: FuzzProgress
-    private var nextID = 0
+    /// The plugin's `--dispatch`: under `tauri` racing batches join the alphabet
+    /// (`ExhaustiveExplorer+Races.swift`).
+    let dispatch: DispatchMode
+    var nextID = 0
     private var resetID = 0
     /// Sequences run and distinct states found.
     public private(set) var sequencesRun = 0
@@ -46,11 +49,12 @@ public final class ExhaustiveExplorer {
     /// Failures found (first per signature).
     public private(set) var failures: [String: [FuzzStep]] = [:]
 
-    /// Creates an explorer around a running plugin.
-    public init(driver: PluginDriver, profile: Profile, progress: FuzzProgress) {
+    /// Creates an explorer around a running plugin (started with the same `--dispatch`).
+    public init(driver: PluginDriver, profile: Profile, progress: FuzzProgress, dispatch: DispatchMode = .serial) {
         self.driver = driver
         self.profile = profile
         self.progress = progress
+        self.dispatch = dispatch
     }
 
     /// The step a letter means in the state `model` is in.
@@ -85,16 +89,16 @@ public final class ExhaustiveExplorer {
     /// Breadth-first over sequences up to `depth`; returns the number of distinct states.
     public func explore(depth: Int) throws(PluginDriver.DriverError) -> Int {
         var seen: Set<String> = []
-        var frontier: [[Letter]] = [[]]
-        seen.insert(try fingerprint(of: []))
+        var frontier: [[Move]] = [[]]
+        seen.insert(try fingerprint(of: []).state)
         for _ in 0..<depth {
-            var next: [[Letter]] = []
+            var next: [[Move]] = []
             for path in frontier {
-                for letter in Letter.allCases {
-                    let candidate = path + [letter]
-                    let print = try fingerprint(of: candidate)
+                try forEachMove(after: path) { candidate throws(PluginDriver.DriverError) in
+                    let (print, decisions) = try fingerprint(of: candidate)
                     if seen.insert(print).inserted { next.append(candidate) }
                     progress.update(cases: sequencesRun, steps: stepsRun, findings: failures.count, states: seen.count)
+                    return decisions
                 }
             }
             frontier = next
@@ -104,12 +108,13 @@ public final class ExhaustiveExplorer {
     }
 
     /// Runs a sequence (checking every reply against the model) and returns the
-    /// plugin's state with ids and counters left out and times made relative to now.
-    private func fingerprint(of letters: [Letter]) throws(PluginDriver.DriverError) -> String {
-        var model = ReferenceModel(profile: profile)
+    /// plugin's state with ids and counters left out and times made relative to now, and
+    /// how many interleaving decisions its last step took (a racing batch).
+    private func fingerprint(of moves: [Move]) throws(PluginDriver.DriverError) -> (state: String, decisions: Int) {
+        var model = ReferenceModel(profile: profile, dispatch: dispatch)
         var steps: [FuzzStep] = []
-        for letter in letters {
-            let s = step(letter, model: model)
+        for move in moves {
+            let s = step(move, model: model)
             _ = model.apply(s.input)
             steps.append(s)
         }
@@ -117,7 +122,8 @@ public final class ExhaustiveExplorer {
         let probe = FuzzStep.request(.string("~state-\(nextID)"), PluginStateMethod.name)
         steps.append(probe)
         resetID += 1
-        let outcome = PluginCase(steps: steps).run(on: driver, profile: profile, resetID: resetID, keepFrames: true)
+        let outcome = PluginCase(steps: steps, dispatch: dispatch).run(
+            on: driver, profile: profile, resetID: resetID, keepFrames: true)
         sequencesRun += 1
         stepsRun += steps.count
         if let error = outcome.error { throw error }
@@ -126,7 +132,8 @@ public final class ExhaustiveExplorer {
             progress.finding(signature, seed: 0)
         }
         let state = outcome.actual.last?.last(where: { $0["id"] == probe.id?.json })?["result"] ?? .null
-        return Self.canonical(state).description
+        let decisions = outcome.taken.count >= 2 ? outcome.taken[outcome.taken.count - 2].count : 0
+        return (Self.canonical(state).description, decisions)
     }
 
     /// The state without what does not change future behaviour: ids, counters, and

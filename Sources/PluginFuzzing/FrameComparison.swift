@@ -9,6 +9,7 @@ import HostProtocol
 public enum FrameComparison {
     /// The frame with the parts the contract does not fix removed.
     public static func normalize(_ frame: JSONValue) -> JSONValue {
+        if case .array(let replies) = frame { return .array(replies.map(normalize)) }  // a batch's reply
         guard case .object(var o) = frame else { return frame }
         if case .object(var error)? = o["error"] {
             error.removeValue(forKey: "message")

@@ -5,15 +5,19 @@ import HostProtocol
 public struct PluginCase: Sendable {
     /// The steps after the reset.
     public var steps: [FuzzStep]
+    /// The plugin's `--dispatch`: under `tauri` batches run under their schedules and are
+    /// checked as `PluginCase+Tauri.swift` says.
+    public var dispatch: DispatchMode
 
     /// Creates a case.
-    public init(steps: [FuzzStep]) {
+    public init(steps: [FuzzStep], dispatch: DispatchMode = .serial) {
         self.steps = steps
+        self.dispatch = dispatch
     }
 
     /// What the model predicts, step by step.
     public func predict(profile: Profile) -> [[JSONValue]] {
-        var model = ReferenceModel(profile: profile)
+        var model = ReferenceModel(profile: profile, dispatch: dispatch)
         return steps.map { model.apply($0.input) }
     }
 
@@ -31,13 +35,26 @@ public struct PluginCase: Sendable {
         public let error: PluginDriver.DriverError?
 
         /// A short string that identifies the kind of failure, for grouping and shrinking.
-        public var signature: String? {
-            if let error { return "plugin failure: \(error)" }
-            guard let mismatch, let failingStep else { return nil }
-            return "\(stepMethods[failingStep]): \(mismatch.signature)"
+        public var signature: String? { signatures.first }
+
+        /// Every distinct failure: the plugin's failure; or the `os/violation` rules it reported
+        /// (`--dispatch tauri`), each once, in order; or else the first difference from the model.
+        public var signatures: [String] {
+            if let error { return ["plugin failure: \(error)"] }
+            if !violations.isEmpty { return violations.map(\.signature) }
+            guard let mismatch, let failingStep else { return [] }
+            return ["\(stepMethods[failingStep]): \(mismatch.signature)"]
         }
 
         let stepMethods: [String]
+        /// `--dispatch tauri`: the queues the plugin took at each batch's decisions (empty for
+        /// other steps).
+        public var taken: [[DispatchQueueName]] = []
+        /// `--dispatch tauri`: each distinct `os/violation` rule the plugin reported.
+        public var violations: [RaceViolation] = []
+        /// `--dispatch tauri`, `seed`: the batch whose output matches no order of its members,
+        /// from which on the model no longer predicts the frames (only invariants are checked).
+        public var unpredictableFrom: Int?
     }
 
     /// Runs the case: a `plugin/reset` (whose own replies are not compared), the
@@ -46,6 +63,7 @@ public struct PluginCase: Sendable {
     /// `keepFrames` keeps the received frames (attributed to steps) even when
     /// everything agrees.
     public func run(on driver: PluginDriver, profile: Profile, resetID: Int, expected given: [[JSONValue]]? = nil, keepFrames: Bool = false) -> Outcome {
+        if dispatch == .tauri { return runTauri(on: driver, profile: profile, resetID: resetID) }
         let expected = given ?? predict(profile: profile)
         let resetKey = RequestID.string("~reset-\(resetID)")
         let reset = FuzzStep.request(resetKey, PluginReset.name)

@@ -81,6 +81,7 @@ public final class PluginDriver: Sendable {
             switch step.input {
             case .request(let r): MessageWriter.appendRequest(id: r.id, method: r.method, params: r.params, to: &bytes)
             case .notification(let n): MessageWriter.appendNotification(method: n.method, params: n.params, to: &bytes)
+            case .batch: JSONWriter.write(step.json, to: &bytes)
             }
             bytes.append(0x0A)
         }

@@ -26,12 +26,16 @@ public final class PluginFuzzer: Sendable {
         public var jobs: Int
         /// Stop once this many distinct findings are known (nil: never).
         public var stopAfterFindings: Int?
+        /// The plugin's `--dispatch` (its arguments must say the same): under `tauri` cases
+        /// contain racing batches with schedules (``StepGenerator``, ``InterleavingCheck``).
+        public var dispatch: DispatchMode
 
         /// A configuration.
         public init(
             plugin: PluginLauncher, profile: Profile, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int,
-            jobs: Int, stopAfterFindings: Int? = nil
+            jobs: Int, stopAfterFindings: Int? = nil, dispatch: DispatchMode = .serial
         ) {
+            self.dispatch = dispatch
             self.stopAfterFindings = stopAfterFindings
             self.plugin = plugin
             self.profile = profile
@@ -57,6 +61,8 @@ public final class PluginFuzzer: Sendable {
         public let outcome: PluginCase.Outcome
         /// Candidates tried while shrinking.
         public let shrinkAttempts: Int
+        /// The plugin's `--dispatch` the finding was made under.
+        public var dispatch: DispatchMode = .serial
 
         /// The shrunk case's length.
         public var shrunkSteps: Int { steps.count }
@@ -91,24 +97,30 @@ public final class PluginFuzzer: Sendable {
     public var timings: [String: FindingTiming] { loop.timings }
 
     /// Shrinks a failing sequence against `driver` (restarting it whenever a
-    /// candidate leaves the plugin in an unknown state) and describes the result.
+    /// candidate leaves the plugin in an unknown state) and describes the result. Under
+    /// `--dispatch tauri` the batches' schedules are first frozen to what the plugin took,
+    /// shrunk with the steps (``Shrinker``), and frozen again in the result.
     package static func shrink(
         _ steps: [FuzzStep], signature: String, caseSeed: UInt64, profile: Profile, plugin options: PluginLauncher,
-        driver: PluginDriver, resetID: Int
+        driver: PluginDriver, resetID: Int, dispatch: DispatchMode = .serial
     ) -> (finding: Finding, driver: PluginDriver, resetID: Int) {
         let box = DriverHolder(driver)
         var counter = resetID
-        var shrinker = Shrinker(budget: 1500) { candidate in
+        func run(_ candidate: [FuzzStep]) -> PluginCase.Outcome {
             counter += 1
-            let outcome = PluginCase(steps: candidate).run(on: box.driver, profile: profile, resetID: counter)
+            let outcome = PluginCase(steps: candidate, dispatch: dispatch).run(
+                on: box.driver, profile: profile, resetID: counter)
             if outcome.signature != nil { box.restart(options) }
-            return outcome.signature == signature
+            return outcome
         }
-        let small = shrinker.shrink(steps)
-        counter += 1
-        let final = PluginCase(steps: small).run(on: box.driver, profile: profile, resetID: counter)
-        box.restart(options)
-        let finding = Finding(signature: signature, caseSeed: caseSeed, originalSteps: steps.count, steps: small, outcome: final, shrinkAttempts: shrinker.attempts)
+        let start = dispatch == .tauri ? PluginCase(steps: steps, dispatch: dispatch).frozen(run(steps)) : steps
+        var shrinker = Shrinker(budget: 1500) { run($0).signatures.contains(signature) }
+        let small = shrinker.shrink(start)
+        let final = run(small)
+        let finding = Finding(
+            signature: signature, caseSeed: caseSeed, originalSteps: steps.count,
+            steps: PluginCase(steps: small, dispatch: dispatch).frozen(final), outcome: final,
+            shrinkAttempts: shrinker.attempts, dispatch: dispatch)
         return (finding, box.driver, counter)
     }
 }

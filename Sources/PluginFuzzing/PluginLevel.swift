@@ -28,8 +28,8 @@ struct PluginLevel: FuzzLevel {
     func generate(seed: UInt64) -> Case {
         var rng = SplitMix64(seed: seed)
         let count = 1 + rng.below(configuration.maxSteps)
-        var generator = StepGenerator(seed: rng.next())
-        var model = ReferenceModel(profile: configuration.profile)
+        var generator = StepGenerator(seed: rng.next(), batches: configuration.dispatch == .tauri)
+        var model = ReferenceModel(profile: configuration.profile, dispatch: configuration.dispatch)
         var steps: [FuzzStep] = []
         var expected: [[JSONValue]] = []
         steps.reserveCapacity(count)
@@ -44,13 +44,13 @@ struct PluginLevel: FuzzLevel {
 
     func run(_ c: Case, on runner: inout Runner) -> PluginCase.Outcome {
         runner.resetID += 1
-        return PluginCase(steps: c.steps).run(
+        return PluginCase(steps: c.steps, dispatch: configuration.dispatch).run(
             on: runner.driver, profile: configuration.profile, resetID: runner.resetID, expected: c.expected)
     }
 
     func steps(_ c: Case, _ outcome: PluginCase.Outcome) -> Int { c.steps.count }
 
-    func signatures(_ outcome: PluginCase.Outcome) -> [String] { outcome.signature.map { [$0] } ?? [] }
+    func signatures(_ outcome: PluginCase.Outcome) -> [String] { outcome.signatures }
 
     /// The plugin no longer matches the model: start both afresh.
     func recover(_ runner: inout Runner, after outcome: PluginCase.Outcome) throws(PluginDriver.DriverError) {
@@ -61,7 +61,8 @@ struct PluginLevel: FuzzLevel {
     func shrink(_ c: Case, signature: String, caseSeed: UInt64, on runner: inout Runner) -> PluginFuzzer.Finding {
         let result = PluginFuzzer.shrink(
             c.steps, signature: signature, caseSeed: caseSeed, profile: configuration.profile,
-            plugin: configuration.plugin, driver: runner.driver, resetID: runner.resetID)
+            plugin: configuration.plugin, driver: runner.driver, resetID: runner.resetID,
+            dispatch: configuration.dispatch)
         runner.driver = result.driver
         runner.resetID = result.resetID
         return result.finding

@@ -25,8 +25,57 @@ public struct Shrinker {
     /// The smallest sequence found.
     public mutating func shrink(_ failing: [FuzzStep]) -> [FuzzStep] {
         var steps = ddmin(failing)
+        steps = simplifyBatches(steps)
         steps = simplifyParams(steps)
         return ddmin(steps)
+    }
+
+    /// Batches (`--dispatch tauri`): drops members one at a time and their params' members,
+    /// then makes each schedule
+    /// simpler: its `main` choices turned into `ipc` from the last one back (past its end
+    /// the schedule is `ipc` anyway, so trailing `ipc` choices are dropped).
+    mutating func simplifyBatches(_ input: [FuzzStep]) -> [FuzzStep] {
+        var steps = input
+        for i in steps.indices {
+            guard var members = steps[i].members else { continue }
+            var m = members.count - 1
+            while m >= 0, members.count > 1 {
+                var candidate = steps
+                var fewer = members
+                fewer.remove(at: m)
+                candidate[i].input = .batch(fewer)
+                if test(candidate) {
+                    steps = candidate
+                    members = fewer
+                }
+                m -= 1
+            }
+            for m in members.indices {
+                guard case .request(let r) = members[m], case .object(let params)? = r.params else { continue }
+                for key in params.keys.sorted() {
+                    guard case .request(var current) = members[m], case .object(var left)? = current.params else {
+                        continue
+                    }
+                    left.removeValue(forKey: key)
+                    current.params = .object(left)
+                    var fewer = members
+                    fewer[m] = .request(current)
+                    var candidate = steps
+                    candidate[i].input = .batch(fewer)
+                    if test(candidate) {
+                        steps = candidate
+                        members = fewer
+                    }
+                }
+            }
+            for c in steps[i].schedule.indices.reversed() where steps[i].schedule[c] == .main {
+                var candidate = steps
+                candidate[i].schedule[c] = .ipc
+                if test(candidate) { steps = candidate }
+            }
+            while steps[i].schedule.last == .ipc { steps[i].schedule.removeLast() }
+        }
+        return steps
     }
 
     /// Delta debugging over the steps.

@@ -7,21 +7,24 @@ import PluginHost
 /// timer's deadline and the requests' begin dates, `plugin/state`,
 /// `plugin/reset`, and ids that are fresh, reused, or the pending one's.
 public struct StepGenerator: Sendable {
-    private var rng: SplitMix64
+    var rng: SplitMix64
     private var nextID = 0
     private let refreshID: String
     private let processingID: String
+    /// Whether racing batches are drawn (`--dispatch tauri`, `StepGenerator+Batch.swift`).
+    let batches: Bool
 
-    /// Creates a generator.
-    public init(seed: UInt64, bundleIdentifier: String = "com.example.app") {
+    /// Creates a generator; with `batches`, some steps are racing batches.
+    public init(seed: UInt64, bundleIdentifier: String = "com.example.app", batches: Bool = false) {
         rng = SplitMix64(seed: seed)
         refreshID = bundleIdentifier + ".bg-refresh"
         processingID = bundleIdentifier + ".bg-processing"
+        self.batches = batches
     }
 
-    private mutating func pick<T>(_ options: [T]) -> T { options[rng.below(options.count)] }
+    mutating func pick<T>(_ options: [T]) -> T { options[rng.below(options.count)] }
 
-    private mutating func freshID() -> RequestID {
+    mutating func freshID() -> RequestID {
         nextID += 1
         return rng.chance(0.2) ? .string("r\(nextID)") : .int(nextID)
     }
@@ -34,6 +37,7 @@ public struct StepGenerator: Sendable {
 
     /// The next step, given what the model says about the plugin now.
     public mutating func next(model: ReferenceModel) -> FuzzStep {
+        if batches, rng.chance(Self.batchChance) { return racingBatch(model: model) }
         let roll = rng.below(100)
         let method: String
         switch roll {
@@ -61,7 +65,7 @@ public struct StepGenerator: Sendable {
         return FuzzStep(.request(Request(id: id(model: model), method: method, params: params)))
     }
 
-    private mutating func params(for method: String, model: ReferenceModel) -> JSONValue? {
+    mutating func params(for method: String, model: ReferenceModel) -> JSONValue? {
         switch method {
         case StartKeepalive.name: return startKeepaliveParams()
         case CompleteBgTask.name:

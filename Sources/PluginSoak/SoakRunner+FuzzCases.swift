@@ -25,6 +25,8 @@ extension SoakRunner {
                 MessageWriter.appendRequest(id: id, method: r.method, params: r.params, to: &bytes)
             case .notification(let n):
                 MessageWriter.appendNotification(method: n.method, params: n.params, to: &bytes)
+            case .batch:
+                continue  // the generator makes batches only when asked (`--dispatch tauri`), never here
             }
             bytes.append(0x0A)
             if rng.chance(0.1) {

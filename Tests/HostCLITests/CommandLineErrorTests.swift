@@ -67,7 +67,8 @@ struct CommandLineErrorTests {
         let header = r.stderr.split(separator: "\n").first ?? ""
         #expect(
             header.hasPrefix(
-                "plugin-host fuzz: exhaustive, profile seed, every sequence up to depth 2 over 13 letters (start "))
+                "plugin-host fuzz: exhaustive, profile seed, dispatch serial, every sequence up to depth 2 over 13 "
+                    + "letters (start "))
         #expect(!header.contains("seed ") || header.contains("profile seed"))
         #expect(!header.contains(" s,") && !header.contains("job"))
     }

@@ -17,7 +17,8 @@ enum ExhaustiveCommand {
             HostCLI.diagnose("fuzz", "\(error)")
             return 1
         }
-        let explorer = ExhaustiveExplorer(driver: driver, profile: s.profile, progress: progress)
+        let explorer = ExhaustiveExplorer(
+            driver: driver, profile: s.profile, progress: progress, dispatch: s.dispatch)
         let states: Int
         do {
             states = try explorer.explore(depth: s.depth)
@@ -28,7 +29,10 @@ enum ExhaustiveCommand {
         }
         progress.finish()
         let elapsed = Date().timeIntervalSince(started)
-        print("fuzz --exhaustive (profile \(s.profile.rawValue), depth \(s.depth), alphabet \(ExhaustiveExplorer.Letter.allCases.map(\.rawValue).joined(separator: " "))): \(states) distinct states explored, \(explorer.sequencesRun) sequences run (\(explorer.stepsRun) steps) in \(String(format: "%.1f", elapsed)) s")
+        print(
+            "fuzz --exhaustive (profile \(s.profile.rawValue), depth \(s.depth), alphabet \(alphabet(s))): \(states)"
+                + " distinct states explored, \(explorer.sequencesRun) sequences run (\(explorer.stepsRun) steps) in"
+                + " \(String(format: "%.1f", elapsed)) s")
         if explorer.failures.isEmpty {
             driver.close()
             print("no findings: every reply agreed with the reference model")
@@ -37,12 +41,22 @@ enum ExhaustiveCommand {
         var resetID = 1_000_000
         var current = driver
         for (i, (signature, steps)) in explorer.failures.sorted(by: { $0.key < $1.key }).enumerated() {
-            let result = PluginFuzzer.shrink(steps, signature: signature, caseSeed: 0, profile: s.profile, plugin: options, driver: current, resetID: resetID)
+            let result = PluginFuzzer.shrink(
+                steps, signature: signature, caseSeed: 0, profile: s.profile, plugin: options, driver: current,
+                resetID: resetID, dispatch: s.dispatch)
             current = result.driver
             resetID = result.resetID
             FuzzCommand.report(result.finding, number: i + 1, name: "exhaustive-\(i + 1)-\(FuzzCommand.slug(signature)).jsonl", settings: s, pluginArguments: args)
         }
         current.close()
         return 1
+    }
+
+    /// The letters, and under `--dispatch tauri` the race letters with their schedules.
+    static func alphabet(_ s: FuzzCommand.Settings) -> String {
+        let letters = ExhaustiveExplorer.Letter.allCases.map(\.rawValue)
+        guard s.dispatch == .tauri else { return letters.joined(separator: " ") }
+        let races = ExhaustiveExplorer.RaceLetter.allCases.map(\.rawValue)
+        return (letters + races).joined(separator: " ") + ", each race under every one-preemption schedule"
     }
 }

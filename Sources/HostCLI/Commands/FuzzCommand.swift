@@ -22,6 +22,9 @@ enum FuzzCommand {
                                  builtin: the plugin's engine in this process, no child process
           --level plugin|system  what to fuzz (default plugin)
           --profile seed|strict  plugin profile and host behaviour (default seed)
+          --dispatch serial|tauri
+                                 the plugin's dispatch (default serial); tauri: cases race invokes
+                                 against OS events in batches, under schedules the fuzzer chooses
           --seed N               make the run reproducible (default: random, printed)
           --runs N               stop after N cases
           --time S               stop after S seconds (default 10 when --runs is not given)
@@ -43,6 +46,7 @@ enum FuzzCommand {
         var plugin = ""
         var level = "plugin"
         var profile = Profile.seed
+        var dispatch = DispatchMode.serial
         var seed: UInt64 = 0
         var runs: Int?
         var seconds = 10.0
@@ -60,20 +64,22 @@ enum FuzzCommand {
     /// and alphabet of an exhaustive one (no seed or time applies to it).
     static func header(_ s: Settings) -> String {
         if s.exhaustive {
-            let alphabet = ExhaustiveExplorer.Letter.allCases.map(\.rawValue).joined(separator: " ")
-            return "exhaustive, profile \(s.profile.rawValue), every sequence up to depth \(s.depth) over "
-                + "\(ExhaustiveExplorer.Letter.allCases.count) letters (\(alphabet)), plugin \(s.plugin)"
+            var letters = ExhaustiveExplorer.Letter.allCases.map(\.rawValue)
+            if s.dispatch == .tauri { letters += ExhaustiveExplorer.RaceLetter.allCases.map(\.rawValue) }
+            return "exhaustive, profile \(s.profile.rawValue), dispatch \(s.dispatch.rawValue), every sequence up "
+                + "to depth \(s.depth) over \(letters.count) letters (\(letters.joined(separator: " "))), plugin \(s.plugin)"
         }
         let limit = s.runs.map { "\($0) cases" } ?? "\(s.seconds) s"
-        return "level \(s.level), profile \(s.profile.rawValue), seed \(s.seed), \(limit), \(s.jobs) job(s), "
-            + "plugin \(s.plugin)"
+        return "level \(s.level), profile \(s.profile.rawValue), dispatch \(s.dispatch.rawValue), seed \(s.seed), "
+            + "\(limit), \(s.jobs) job(s), plugin \(s.plugin)"
     }
 
     static func parse(_ arguments: [String]) throws(Arguments.UsageError) -> Settings? {
         let args = try Arguments(
             arguments,
             options: [
-                "--plugin", "--level", "--profile", "--seed", "--runs", "--time", "--depth", "--jobs", "--out", "--os",
+                "--plugin", "--level", "--profile", "--dispatch", "--seed", "--runs", "--time", "--depth", "--jobs",
+                "--out", "--os",
             ],
             flags: ["--help", "--exhaustive"])
         if args.has("--help") { return nil }
@@ -84,6 +90,7 @@ enum FuzzCommand {
         s.level = args.string("--level", default: "plugin")
         guard ["plugin", "system"].contains(s.level) else { throw Arguments.UsageError("--level must be plugin or system, not \"\(s.level)\"") }
         s.profile = try args.choice("--profile", default: .seed)
+        s.dispatch = try args.choice("--dispatch", default: .serial)
         s.seed = try args.uint64("--seed") ?? UInt64.random(in: 0...UInt64(UInt32.max))
         if args.value("--runs") != nil { s.runs = try args.int("--runs", default: 1, range: 1...100_000_000) }
         if args.value("--runs") != nil, args.value("--time") != nil { throw Arguments.UsageError("give --runs or --time, not both") }
@@ -127,7 +134,12 @@ enum FuzzCommand {
     }
 
     static func pluginArguments(_ s: Settings) -> [String] {
-        ["--profile", s.profile.rawValue, "--clock", "virtual", "--events"] + s.pluginArguments
+        ["--profile", s.profile.rawValue, "--clock", "virtual", "--events"] + dispatchArguments(s) + s.pluginArguments
+    }
+
+    /// `--dispatch tauri` passed on to the plugin (serial, its default, is not written).
+    static func dispatchArguments(_ s: Settings) -> [String] {
+        s.dispatch == .serial ? [] : ["--dispatch", s.dispatch.rawValue]
     }
 
     static func runPluginLevel(_ s: Settings) -> Int32 {
@@ -136,7 +148,7 @@ enum FuzzCommand {
         let fuzzer = PluginFuzzer(
             configuration: .init(
                 plugin: PluginLocator.launcher(s.plugin, arguments: args), profile: s.profile, seed: s.seed,
-                runs: s.runs, seconds: s.seconds, maxSteps: s.depth, jobs: s.jobs),
+                runs: s.runs, seconds: s.seconds, maxSteps: s.depth, jobs: s.jobs, dispatch: s.dispatch),
             progress: progress)
         let started = Date()
         let findings: [PluginFuzzer.Finding]
@@ -150,12 +162,18 @@ enum FuzzCommand {
         progress.finish()
         let elapsed = Date().timeIntervalSince(started)
         let totals = fuzzer.totals
-        print("fuzz (plugin level, profile \(s.profile.rawValue), seed \(s.seed)): \(totals.cases) cases, \(totals.steps) steps in \(String(format: "%.1f", elapsed)) s (\(Int(Double(totals.steps) / max(elapsed, 0.001))) steps/s)")
+        print(
+            "fuzz (plugin level, profile \(s.profile.rawValue), dispatch \(s.dispatch.rawValue), seed \(s.seed)):"
+                + " \(totals.cases) cases, \(totals.steps) steps in \(String(format: "%.1f", elapsed)) s"
+                + " (\(Int(Double(totals.steps) / max(elapsed, 0.001))) steps/s)")
         if findings.isEmpty {
-            print("no findings: every reply agreed with the reference model")
+            print(
+                s.dispatch == .tauri && s.profile == .seed
+                    ? "no findings: no os/violation, and every reply the model could predict agreed with it"
+                    : "no findings: every reply agreed with the reference model")
             return 0
         }
-        print("\(findings.count) finding(s), grouped by what differed from the model:")
+        print("\(findings.count) finding(s), grouped by what differed from the model or what the plugin reported:")
         let timings = fuzzer.timings
         for (i, f) in findings.enumerated() {
             let name = "plugin-\(i + 1)-\(slug(f.signature)).jsonl"
@@ -188,7 +206,8 @@ enum FuzzCommand {
         timing: FindingTiming? = nil
     ) {
         let path = write(f.trace(profile: s.profile, seed: s.seed, pluginArguments: pluginArguments), name: name, to: s.out)
-        print("\n  [\(number)] model agreement: \(f.signature)")
+        let kind = f.outcome.violations.isEmpty ? "model agreement" : "cross-queue race"
+        print("\n  [\(number)] \(kind): \(f.signature)")
         let origin = f.caseSeed == 0 ? "" : "case seed \(f.caseSeed), "
         print("      \(origin)\(shrunk(f, timing)); trace \(path)")
         for (n, step) in f.steps.enumerated() { print("      \(n + 1). \(step.summary)") }

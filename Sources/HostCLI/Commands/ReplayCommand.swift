@@ -56,7 +56,10 @@ enum ReplayCommand {
     }
 
     static func replayPlugin(_ trace: TraceFile, plugin: String, extra: [String]) -> Int32 {
-        let steps = trace.lines.compactMap { $0["send"].flatMap(FuzzStep.init(json:)) }
+        let steps = trace.lines.compactMap { line in
+            line["send"].flatMap { FuzzStep(json: $0, schedule: line["schedule"]) }
+        }
+        let dispatch = trace.header.extra["dispatch"]?.stringValue.flatMap(DispatchMode.init(rawValue:)) ?? .serial
         let recorded = trace.lines.map { $0["actual"]?.arrayValue ?? [] }
         let driver: PluginDriver
         do {
@@ -67,7 +70,8 @@ enum ReplayCommand {
             return 1
         }
         defer { driver.close() }
-        let outcome = PluginCase(steps: steps).run(on: driver, profile: trace.header.profile, resetID: 1)
+        let outcome = PluginCase(steps: steps, dispatch: dispatch).run(
+            on: driver, profile: trace.header.profile, resetID: 1)
         if let error = outcome.error {
             print("different: the plugin failed: \(error)")
             return 1
@@ -83,9 +87,20 @@ enum ReplayCommand {
                 print("  now:      \(m.actual?.description ?? "nothing")")
                 break
             }
+            if step.members != nil, i < outcome.taken.count, outcome.taken[i] != step.schedule {
+                identical = false
+                print("different at step \(i + 1) (\(step.summary)): the plugin took another schedule:")
+                print("  now:      \(outcome.taken[i].map(\.rawValue).joined(separator: ","))")
+                break
+            }
         }
         if identical { print("identical: the plugin wrote the same replies as recorded (\(steps.count) steps)") }
-        if let m = outcome.mismatch {
+        if dispatch == .tauri, outcome.signatures.contains(trace.header.finding) {
+            print("finding: still reproduces (\(trace.header.finding))")
+        } else if dispatch == .tauri {
+            let other = outcome.signatures.isEmpty ? "" : " (now: \(outcome.signatures.joined(separator: "; ")))"
+            print("finding: no longer reproduces\(other)")
+        } else if let m = outcome.mismatch {
             print("model: still disagrees (\(outcome.signature ?? m.signature))")
         } else {
             print("model: agrees now (the finding no longer reproduces)")
@@ -106,7 +121,8 @@ enum SystemReplay {
         let c = SystemCase(scenario: scenario, actions: actions)
         let behaviour: HostBehaviour = trace.header.profile == .strict ? .strict : .seed
         let launcher = PluginLocator.launcher(plugin, arguments: trace.header.pluginArguments + extra)
-        let outcome = c.run(plugin: launcher, behaviour: behaviour, stopAt: trace.header.finding)
+        let dispatch = trace.header.extra["dispatch"]?.stringValue.flatMap(DispatchMode.init(rawValue:)) ?? .serial
+        let outcome = c.run(plugin: launcher, behaviour: behaviour, stopAt: trace.header.finding, dispatch: dispatch)
         if let error = outcome.error { print("run failed: \(error)") }
         var identical = outcome.timeline.count == recorded.count
         for i in 0..<max(outcome.timeline.count, recorded.count) {

@@ -9,7 +9,8 @@ enum SystemFuzzCommand {
     /// serves all its cases, reset between them, which restarts the OS's generator).
     static func pluginArguments(_ s: FuzzCommand.Settings) -> [String] {
         let os = s.os == .ios ? ["--os", "ios", "--os-seed", String(s.seed)] : []
-        return ["--profile", s.profile.rawValue, "--clock", "virtual"] + os + s.pluginArguments
+        return ["--profile", s.profile.rawValue, "--clock", "virtual"] + os + FuzzCommand.dispatchArguments(s)
+            + s.pluginArguments
     }
 
     static func run(_ s: FuzzCommand.Settings) -> Int32 {
@@ -19,14 +20,14 @@ enum SystemFuzzCommand {
             configuration: .init(
                 plugin: PluginLocator.launcher(s.plugin, arguments: args),
                 behaviour: s.profile == .strict ? .strict : .seed, seed: s.seed, runs: s.runs, seconds: s.seconds,
-                maxSteps: s.depth, jobs: s.jobs, os: s.os),
+                maxSteps: s.depth, jobs: s.jobs, os: s.os, dispatch: s.dispatch),
             progress: progress)
         let started = Date()
         let findings = fuzzer.run()
         progress.finish()
         let elapsed = Date().timeIntervalSince(started)
         let totals = fuzzer.totals
-        let os = s.os == .ios ? ", --os ios" : ""
+        let os = (s.os == .ios ? ", --os ios" : "") + (s.dispatch == .tauri ? ", --dispatch tauri" : "")
         let sides = s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"
         let rate = Int(Double(totals.steps) / max(elapsed, 0.001))
         let days = String(format: "%.1f", fuzzer.simulatedSeconds / 86_400 / max(elapsed, 0.001))

@@ -41,6 +41,31 @@ struct ModelState: Hashable, Sendable {
     var completed = 0
     var expired = 0
     var dropped = 0
+    /// The batch being applied (its reply collected slot by slot), if any.
+    var reading: BatchReply?
+    /// A batch whose reply waits for the pending `waitForCancel` (contract section 2).
+    var held: BatchReply?
+    /// Where the pending `waitForCancel`'s answer goes when it is in a batch.
+    var cancelSlot: CancelSlot?
+
+    /// One batch's reply: a slot per member, in request order; written as one array once
+    /// no slot waits any more, without the members that get no answer.
+    struct BatchReply: Hashable, Sendable {
+        enum Slot: Hashable, Sendable {
+            case waiting
+            case answered(JSONValue)
+            /// A notification, or a request dropped unanswered.
+            case none
+        }
+
+        var slots: [Slot]
+    }
+
+    /// The pending `waitForCancel`'s slot: in the batch being applied, or in the held one.
+    enum CancelSlot: Hashable, Sendable {
+        case reading(Int)
+        case held(Int)
+    }
 
     /// Pending requests in identifier order (UTF-8 bytes).
     var sortedPending: [(String, PendingRequest)] {

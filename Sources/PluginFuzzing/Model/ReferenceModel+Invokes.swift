@@ -64,11 +64,14 @@ extension ReferenceModel {
         guard let id else { return }
         if let old = state.cancelInvoke {
             switch profile {
-            case .seed: state.dropped += 1  // replaced, never answered
+            case .seed:
+                state.dropped += 1  // replaced, never answered
+                settleCancel(nil)
             case .strict: answerStored(old, .failure(.rejected(.superseded)))
             }
         }
         state.cancelInvoke = id
+        state.cancelSlot = currentSlot.map { .reading($0) }
     }
 
     mutating func completeBgTask(_ id: RequestID?, _ p: JSONObject) {

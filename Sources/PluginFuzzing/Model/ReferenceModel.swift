@@ -20,19 +20,27 @@ public struct ReferenceModel: Sendable {
         case request(Request)
         /// A notification (no reply).
         case notification(RPCNotification)
+        /// A JSON-RPC batch (`ReferenceModel+Batch.swift`).
+        indirect case batch([Input])
     }
 
     let profile: Profile
+    /// `--dispatch`: under `tauri` with `strict`, a batch runs its `os/` controls first.
+    let dispatch: DispatchMode
     let bundleIdentifier: String
     var state = ModelState()
     /// Frames produced by the step being applied.
     var out: [JSONValue] = []
     /// Whether the current step is a request (answers are written) or a notification.
-    private var answering = true
+    var answering = true
+    /// The slot of the batch member being applied (its answer goes there), if any; for a
+    /// notification, where an invalid message's error goes.
+    var currentSlot: Int?
 
     /// Creates a model of a freshly started plugin.
-    public init(profile: Profile, bundleIdentifier: String = "com.example.app") {
+    public init(profile: Profile, dispatch: DispatchMode = .serial, bundleIdentifier: String = "com.example.app") {
         self.profile = profile
+        self.dispatch = dispatch
         self.bundleIdentifier = bundleIdentifier
     }
 
@@ -64,6 +72,8 @@ public struct ReferenceModel: Sendable {
         case .notification(let n):
             answering = false
             handle(id: nil, method: n.method, params: n.params)
+        case .batch(let members):
+            applyBatch(members, order: defaultOrder(members))
         }
         return out
     }
@@ -76,12 +86,18 @@ public struct ReferenceModel: Sendable {
 
     mutating func answer(_ id: RequestID?, _ outcome: Result<JSONValue, RPCError>) {
         guard answering, let id else { return }
-        out.append(responseJSON(id, outcome))
+        if let slot = currentSlot {
+            let response = responseJSON(id, outcome)
+            state.reading?.slots[slot] = .answered(response)
+        } else {
+            out.append(responseJSON(id, outcome))
+        }
     }
 
-    /// Answers a stored invoke (the pending `waitForCancel`): always written, it was a request.
+    /// Answers a stored invoke (the pending `waitForCancel`): always written, it was a request
+    /// (into its batch's reply when it came in one).
     mutating func answerStored(_ id: RequestID, _ outcome: Result<JSONValue, RPCError>) {
-        out.append(responseJSON(id, outcome))
+        settleCancel(responseJSON(id, outcome))
     }
 
     mutating func event(_ method: String, _ params: JSONValue) {
@@ -90,11 +106,12 @@ public struct ReferenceModel: Sendable {
 
     // MARK: - Dispatch
 
-    private mutating func handle(id: RequestID?, method: String, params rawParams: JSONValue?) {
+    mutating func handle(id: RequestID?, method: String, params rawParams: JSONValue?) {
         // params that are neither object nor array make the message invalid: -32600,
         // answered even without an id.
         if let p = rawParams, p.objectValue == nil, p.arrayValue == nil {
-            out.append(responseJSON(id ?? .null, .failure(.invalidRequest("params"))))
+            let error = responseJSON(id ?? .null, .failure(.invalidRequest("params")))
+            if let slot = currentSlot { state.reading?.slots[slot] = .answered(error) } else { out.append(error) }
             return
         }
         // A request reusing the id of a pending one: -32600, nothing else happens.

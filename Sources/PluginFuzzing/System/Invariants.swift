@@ -64,19 +64,29 @@ struct InvariantChecker {
     /// The app process the manager's runs belong to (a new process counts runs from 1 again).
     var process = 1
     var watchdogKillsSeen = 0
+    /// The plugin's `os/violation` reports seen so far, and how many were the cross-queue
+    /// races on invokes (`--dispatch tauri`, `Invariants+Queues.swift`).
+    var pluginReportsSeen = 0
+    var invokeRaces = 0
+    /// The `waitForCancel` requests the plugin let go of in such a race.
+    var lostWaits: Set<RequestID> = []
 
-    /// Everything broken now. `expired` lists the tasks whose expiration handler ran in this step.
+    /// Everything broken now. `expired` lists the tasks whose expiration handler ran in this step;
+    /// `pluginReports` every `os/violation` the plugin has sent so far.
     mutating func check(
         plugin s: PluginStateSnapshot, status: ServiceStatus, bridge: BridgeSnapshot, serviceEvents: [ServiceEvent],
-        expired: [PluginStateSnapshot.ActiveTask]
+        expired: [PluginStateSnapshot.ActiveTask], pluginReports: [ViolationEvent.Params] = []
     ) -> [Violation] {
         var found = staleStops(Array(serviceEvents.dropFirst(eventsSeen)))
         eventsSeen = serviceEvents.count
+        found += invokeRaces(Array(pluginReports.dropFirst(pluginReportsSeen)))
+        pluginReportsSeen = pluginReports.count
         let held = s.cancelInvokePending == true ? s.pendingCancelInvoke : nil
         found += threads(bridge, held: held)
         // D2: exactly once, and promptly after expiration.
-        // (Under --os ios the watchdog's kills are violations too: I1 reads them.)
-        let exactlyOnce = s.counters.violations - (s.counters.watchdogKills ?? 0)
+        // (Under --os ios the watchdog's kills are violations too: I1 reads them; the races on
+        // invokes are D1's.)
+        let exactlyOnce = s.counters.violations - (s.counters.watchdogKills ?? 0) - invokeRaces
         if exactlyOnce > violationsSeen {
             found.append(Violation(
                 invariant: .d2, cause: "a task was completed twice",
@@ -137,7 +147,10 @@ struct InvariantChecker {
     /// D1 (a thread blocked on an invoke the plugin dropped) and D7 (the pool ran out).
     private func threads(_ bridge: BridgeSnapshot, held: RequestID?) -> [Violation] {
         var found: [Violation] = []
-        let dropped = bridge.calls.filter { $0.method == WaitForCancel.name && $0.request != held }
+        // (A waitForCancel lost in a race between the plugin's queues is reported as that race.)
+        let dropped = bridge.calls.filter {
+            $0.method == WaitForCancel.name && $0.request != held && !lostWaits.contains($0.request)
+        }
         for call in dropped {
             let listener =
                 bridge.listening.contains(call.run)

@@ -24,6 +24,11 @@ public enum SystemAction: Sendable, Hashable {
     case openApp
     /// `--os ios`: the OS's policy changes (budgets, delays, the watchdog's grace).
     case policy(IOSPolicy.Update)
+    /// Under `--dispatch tauri`: while the first action is played (the app's command, or time
+    /// passing), the OS's (an expiration or a launch) happens at the instant the Rust side
+    /// writes its next `invoke`: the two reach the plugin as one batch, run on its two queues
+    /// (`SystemCase+Together.swift`).
+    indirect case together(SystemAction, os: SystemAction, invoke: String)
 
     /// The action as JSON (trace files).
     public var json: JSONValue {
@@ -38,6 +43,8 @@ public enum SystemAction: Sendable, Hashable {
         case .terminate(let reason): ["action": "terminate", "reason": .string(reason.rawValue)]
         case .openApp: ["action": "openApp"]
         case .policy(let p): ["action": "policy", "params": p.json]
+        case .together(let during, let os, let invoke):
+            ["action": "together", "during": during.json, "os": os.json, "invoke": .string(invoke)]
         }
     }
 
@@ -66,16 +73,28 @@ public enum SystemAction: Sendable, Hashable {
         case "policy":
             guard let p = json["params"].flatMap({ try? IOSPolicy.Update(json: $0) }) else { return nil }
             self = .policy(p)
+        case "together":
+            guard let during = json["during"].flatMap(SystemAction.init(json:)),
+                let os = json["os"].flatMap(SystemAction.init(json:)), let invoke = json["invoke"]?.stringValue
+            else { return nil }
+            self = .together(during, os: os, invoke: invoke)
         default: return nil
         }
     }
 
     /// A command of the app's (start, stop), which can race a run's end (``Race/runEndVsApp``).
-    public var isAppCommand: Bool { self == .start || self == .stop }
+    public var isAppCommand: Bool {
+        if case .together(let during, _, _) = self { return during.isAppCommand }
+        return self == .start || self == .stop
+    }
 
     /// When the action ends, if it starts at `now`.
     func end(from now: VirtualTime) -> VirtualTime {
-        if case .advance(let d) = self { now.adding(nanoseconds: d.nanoseconds) } else { now }
+        switch self {
+        case .advance(let d): now.adding(nanoseconds: d.nanoseconds)
+        case .together(let during, _, _): during.end(from: now)
+        default: now
+        }
     }
 
     /// In words.
@@ -92,6 +111,8 @@ public enum SystemAction: Sendable, Hashable {
         case .terminate(let reason): "iOS terminates the app (\(reason.rawValue))"
         case .openApp: "the user opens the app"
         case .policy(let p): "iOS's policy changes: \(p.json)"
+        case .together(let during, let os, let invoke):
+            "\(during.summary); \(os.summary) as the Rust side writes \(invoke) (one batch)"
         }
     }
 }

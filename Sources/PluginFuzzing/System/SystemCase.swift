@@ -50,14 +50,21 @@ public struct SystemCase: Sendable {
 
     /// Plays the case against a fresh plugin, checking the invariants after every
     /// action; stops early once `target` (a signature) has been seen, if given.
-    public func run(plugin: PluginLauncher, behaviour: HostBehaviour, stopAt target: String? = nil) -> Outcome {
+    /// `dispatch`: the plugin's `--dispatch` (the launcher's arguments must say the same).
+    public func run(
+        plugin: PluginLauncher, behaviour: HostBehaviour, stopAt target: String? = nil,
+        dispatch: DispatchMode = .serial
+    ) -> Outcome {
         let runner = SystemCaseRunner(launcher: plugin)
         defer { runner.close() }
-        return run(on: runner, behaviour: behaviour, stopAt: target)
+        return run(on: runner, behaviour: behaviour, stopAt: target, dispatch: dispatch)
     }
 
     /// Plays the case on the runner's plugin, reset first: the same run as against a fresh one.
-    func run(on runner: SystemCaseRunner, behaviour: HostBehaviour, stopAt target: String? = nil) -> Outcome {
+    func run(
+        on runner: SystemCaseRunner, behaviour: HostBehaviour, stopAt target: String? = nil,
+        dispatch: DispatchMode = .serial
+    ) -> Outcome {
         var outcome = Outcome(violations: [], timeline: [])
         let runs = scenario.runs.map { ServiceBoxed($0.service) }
         let handedOut = Mutex<[Int]>([])
@@ -77,7 +84,7 @@ public struct SystemCase: Sendable {
                     },
                     races: scenario.races, blockingThreads: scenario.blockingThreads,
                     refreshBudget: SystemCase.refreshBudget,
-                    appStartsServiceAtLaunch: scenario.restartAtLaunch ? scenario.config : nil))
+                    appStartsServiceAtLaunch: scenario.restartAtLaunch ? scenario.config : nil, dispatch: dispatch))
         } catch {
             outcome.error = error.description
             return outcome
@@ -111,7 +118,7 @@ public struct SystemCase: Sendable {
                 checker.process = sim.processes.count
                 var found = checker.check(
                     plugin: state, status: status, bridge: sim.manager.bridgeSnapshot,
-                    serviceEvents: sim.serviceEventsSoFar, expired: expired)
+                    serviceEvents: sim.serviceEventsSoFar, expired: expired, pluginReports: sim.pluginReportsSoFar)
                 if ios {
                     let relaunches = Array(sim.relaunches.dropFirst(relaunchesBefore))
                     let processes = sim.processes
@@ -226,7 +233,9 @@ public struct SystemCase: Sendable {
     }
 
     /// Performs one action; returns the task whose expiration handler the action ran.
-    private func perform(_ action: SystemAction, on sim: SystemSimulation, config: StartKeepaliveConfig) throws(SystemSimulation.SimulationError) -> PluginStateSnapshot.ActiveTask? {
+    func perform(
+        _ action: SystemAction, on sim: SystemSimulation, config: StartKeepaliveConfig
+    ) throws(SystemSimulation.SimulationError) -> PluginStateSnapshot.ActiveTask? {
         switch action {
         case .start:
             try sim.host { try? await $0.start(config) }
@@ -249,6 +258,8 @@ public struct SystemCase: Sendable {
             try sim.os(OSOpenApp.self, EmptyParams())
         case .policy(let update):
             try sim.os(OSSetPolicy.self, update)
+        case .together(let during, let os, let invoke):
+            return try perform(during, with: os, meeting: invoke, on: sim, config: config)
         }
         return nil
     }

@@ -30,8 +30,38 @@ struct SystemCaseGenerator {
             races: RacePlan(seed: rng.next()))
     }
 
-    mutating func actions(max: Int, ios: Bool = false) -> [SystemAction] {
-        (0..<(3 + rng.below(Swift.max(1, max - 2)))).map { _ in ios ? iosAction() : action() }
+    /// `tauri`: some actions are ``SystemAction/together(_:os:invoke:)`` (`--dispatch tauri`).
+    mutating func actions(max: Int, ios: Bool = false, tauri: Bool = false) -> [SystemAction] {
+        (0..<(3 + rng.below(Swift.max(1, max - 2)))).map { _ in
+            if tauri, rng.chance(Self.togetherChance) { return together() }
+            return ios ? iosAction() : action()
+        }
+    }
+
+    /// How often an action is an OS event at the instant of a host invoke (`--dispatch tauri`).
+    static let togetherChance = 0.15
+
+    /// An OS event (mostly the running task's expiration, else a launch) at the instant the
+    /// Rust side writes an invoke that the action played with it can make it write: the
+    /// app's start (its listener's `waitForCancel`, or `startKeepalive`), its stop
+    /// (`stopKeepalive`, the cancelled service's `completeBgTask`), or time passing (a
+    /// service's `completeBgTask`, a listener's `cancelCancelListener` or `waitForCancel`).
+    mutating func together() -> SystemAction {
+        let during: SystemAction
+        let invoke: String
+        switch rng.below(3) {
+        case 0:
+            during = .start
+            invoke = pick([WaitForCancel.name, WaitForCancel.name, StartKeepalive.name])
+        case 1:
+            during = .stop
+            invoke = pick([StopKeepalive.name, CompleteBgTask.name, CancelCancelListener.name])
+        default:
+            during = .advance(VirtualTime(seconds: pick([1, 5, 20, 28, 60, 300, 3600]))!)
+            invoke = pick([CompleteBgTask.name, CompleteBgTask.name, CancelCancelListener.name, WaitForCancel.name])
+        }
+        let os: SystemAction = rng.chance(0.75) ? .expire : .launch(rng.chance(0.7) ? .refresh : .processing)
+        return .together(during, os: os, invoke: invoke)
     }
 
     /// Under `--os ios`: whether the app starts the service at launch.

@@ -12,8 +12,12 @@ extension SystemFuzzer.Finding {
         }
         var text = "\(v.invariant.rawValue) (\(v.invariant.statement)) broke after step \(step + 1) of \(systemCase.actions.count), \"\(systemCase.actions[step].summary)\": \(v.detail)."
         if let why = SystemFuzzer.Finding.diagnosis[v.cause] { text += " " + why }
-        let races = outcome.allRaces
+        let races = outcome.allRaces.filter { $0.race != .ipcVsMain }
         if !races.isEmpty { text += " Races decided: " + races.map(\.description).joined(separator: "; ") + "." }
+        let queues = outcome.allRaces.filter { $0.race == .ipcVsMain }.map { $0.first == .first ? "ipc" : "main" }
+        if !queues.isEmpty {
+            text += " The plugin's queues (ipc-vs-main, one decision each): " + queues.joined(separator: ",") + "."
+        }
         if systemCase.scenario.blockingThreads != BlockingPool.tokioDefault {
             text += " Blocking pool: \(systemCase.scenario.blockingThreads) threads."
         }
@@ -64,6 +68,7 @@ extension SystemFuzzer.Finding {
         let header = TraceFile.Header(
             level: "system", profile: profile, seed: seed, finding: signature, explanation: explanation, pluginArguments: pluginArguments,
             extra: [
+                "dispatch": .string(dispatch.rawValue),
                 "caseSeed": .number(JSONNumber(literal: String(caseSeed))!), "scenario": systemCase.scenario.json,
                 "violations": .array(outcome.violations.map { ["step": .number($0.step + 1), "invariant": .string($0.violation.invariant.rawValue), "cause": .string($0.violation.cause), "detail": .string($0.violation.detail)] }),
             ])

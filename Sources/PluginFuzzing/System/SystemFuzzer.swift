@@ -26,13 +26,17 @@ public final class SystemFuzzer: Sendable {
         /// `ios`: the plugin runs under `--os ios` (the launcher's arguments say so), and cases
         /// draw from the ios alphabet and whether the app starts the service at launch.
         public var os: OSMode
+        /// `tauri`: the plugin runs under `--dispatch tauri` (the launcher's arguments say so);
+        /// cases add OS events at the instant of host invokes, sent as one batch.
+        public var dispatch: DispatchMode
 
         /// A configuration.
         public init(
             plugin: PluginLauncher, behaviour: HostBehaviour, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int,
-            jobs: Int, os: OSMode = .manual
+            jobs: Int, os: OSMode = .manual, dispatch: DispatchMode = .serial
         ) {
             self.os = os
+            self.dispatch = dispatch
             self.plugin = plugin
             self.behaviour = behaviour
             self.seed = seed
@@ -57,6 +61,8 @@ public final class SystemFuzzer: Sendable {
         public let outcome: SystemCase.Outcome
         /// Candidates tried while shrinking.
         public let shrinkAttempts: Int
+        /// The plugin's `--dispatch` the finding was made under.
+        public var dispatch: DispatchMode = .serial
 
         /// The shrunk case's length.
         public var shrunkSteps: Int { systemCase.actions.count }

@@ -16,11 +16,12 @@ struct SystemLevel: FuzzLevel {
         var scenario = g.scenario()
         let ios = configuration.os == .ios
         if ios { g.ios(&scenario) }
-        return SystemCase(scenario: scenario, actions: g.actions(max: configuration.maxSteps, ios: ios))
+        let tauri = configuration.dispatch == .tauri
+        return SystemCase(scenario: scenario, actions: g.actions(max: configuration.maxSteps, ios: ios, tauri: tauri))
     }
 
     func run(_ c: SystemCase, on runner: inout SystemCaseRunner) -> SystemCase.Outcome {
-        c.run(on: runner, behaviour: configuration.behaviour)
+        c.run(on: runner, behaviour: configuration.behaviour, dispatch: configuration.dispatch)
     }
 
     func steps(_ c: SystemCase, _ outcome: SystemCase.Outcome) -> Int { outcome.timeline.count }
@@ -43,14 +44,14 @@ struct SystemLevel: FuzzLevel {
     func shrink(
         _ original: SystemCase, signature: String, caseSeed seed: UInt64, on runner: inout SystemCaseRunner
     ) -> SystemFuzzer.Finding {
-        let behaviour = configuration.behaviour
+        let (behaviour, dispatch) = (configuration.behaviour, configuration.dispatch)
         let (shrunk, outcome, attempts) = SystemShrinker(signature: signature).shrink(original) { c in
-            let outcome = c.run(on: runner, behaviour: behaviour, stopAt: signature)
+            let outcome = c.run(on: runner, behaviour: behaviour, stopAt: signature, dispatch: dispatch)
             if outcome.error != nil { runner.restart() }
             return outcome
         }
         return SystemFuzzer.Finding(
             signature: signature, caseSeed: seed, originalSteps: original.actions.count, systemCase: shrunk,
-            outcome: outcome, shrinkAttempts: attempts)
+            outcome: outcome, shrinkAttempts: attempts, dispatch: dispatch)
     }
 }

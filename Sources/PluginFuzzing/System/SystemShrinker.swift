@@ -42,6 +42,7 @@ struct SystemShrinker {
             steps = DeltaDebugging.minimize(steps, budget: ddminBudget, attempts: &ddminAttempts) {
                 fails(base.with(steps: $0))
             }
+            steps = apart(steps) { fails(base.with(steps: $0)) }
             current = base.with(steps: steps)
             current = simplerTimes(current, fails: fails)
             var simplified = false
@@ -53,6 +54,20 @@ struct SystemShrinker {
         }
         let outcome = run(current)
         return (current.frozen(outcome), outcome, attempts)
+    }
+
+    /// Each OS event at the instant of a host invoke (``SystemAction/together(_:os:invoke:)``)
+    /// replaced by the action it came with alone (its queue decisions dropped), while it still fails.
+    private func apart(_ input: [SystemCase.Step], fails: ([SystemCase.Step]) -> Bool) -> [SystemCase.Step] {
+        var steps = input
+        for i in steps.indices {
+            guard case .together(let during, _, _) = steps[i].action else { continue }
+            var candidate = steps
+            candidate[i].action = during
+            candidate[i].races.removeAll { $0.race == .ipcVsMain }
+            if fails(candidate) { steps = candidate }
+        }
+        return steps
     }
 
     /// Two advances in a row made one; then each advance halved, or made a whole

@@ -83,14 +83,17 @@ extension PluginConnection {
         pending.forgetAbandoned()
     }
 
-    private func nextID() -> RequestID {
+    func nextID() -> RequestID {
         .int(writer.withLock { last in
             last += 1
             return last
         })
     }
 
-    private func start(id: RequestID, method: String, params: JSONValue?, timeout: Duration?, completion originalCompletion: @escaping PendingTable.Completion) {
+    func start(
+        id: RequestID, method: String, params: JSONValue?, timeout: Duration?, holdFor meets: HeldCall.Meets? = nil,
+        completion originalCompletion: @escaping PendingTable.Completion
+    ) {
         var completion: PendingTable.Completion = originalCompletion
         if let tap = options.tap {
             completion = { result in
@@ -121,8 +124,19 @@ extension PluginConnection {
         }
         var body: [UInt8] = []
         MessageWriter.appendRequest(id: id, method: method, params: params, to: &body)
+        let request = Request(id: id, method: method, params: params)
+        if let meets {
+            held.withLock { $0 = HeldCall(request: request, body: body, meets: meets) }
+            return
+        }
         let error: HostError? = writer.withLock { _ in
-            options.tap?(.sentRequest(Request(id: id, method: method, params: params)))
+            // A held call goes out with the request it waits for, as one batch (`+Batching`).
+            if let call = takeHeld(joining: method) {
+                options.tap?(.sentRequest(call.request))
+                options.tap?(.sentRequest(request))
+                return write(HeldCall.batch(call.body, body))
+            }
+            options.tap?(.sentRequest(request))
             return write(body)
         }
         if let error {
@@ -141,7 +155,7 @@ extension PluginConnection {
         if let error { throw error }
     }
 
-    private func write(_ body: [UInt8]) -> HostError? {
+    func write(_ body: [UInt8]) -> HostError? {
         write(framed: FrameEncoder.frame(body, framing: transport.framing))
     }
 

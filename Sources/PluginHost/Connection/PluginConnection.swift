@@ -61,6 +61,8 @@ public final class PluginConnection: Sendable {
     public let transport: any PluginTransport
     let pending = PendingTable()
     let writer = Mutex<Int>(0)  // guards writes; holds the last id used
+    /// A call waiting to go out in one batch with another (`PluginConnection+Batching.swift`).
+    let held = Mutex<HeldCall?>(nil)
     let options: Options
     private let notificationContinuation: AsyncStream<RPCNotification>.Continuation
     /// Signalled once the reader thread has seen the end of the output.

@@ -29,6 +29,11 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
     /// and `stop` succeeds; init failure, `start` starts a new run before the old run's
     /// `completeBgTask` is written.
     case runEndVsApp = "run-end-vs-app"
+    /// Under the plugin's `--dispatch tauri`: a host invoke and an OS event that reach the
+    /// plugin at one instant (one JSON-RPC batch) run on its two queues, Tauri's `ipc` and
+    /// the main queue; at each interleaving decision one queue runs its next statement of the
+    /// seed's. One record per decision, in order (`SystemSimulation+Together.swift`).
+    case ipcVsMain = "ipc-vs-main"
 
     /// One of the two parties; `.first` is the one named first.
     public enum Side: Sendable, Hashable {
@@ -46,6 +51,7 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
         case .stopVsCompletion: ("stop", "completion")
         case .pluginVsHostDeadline: ("plugin", "host")
         case .runEndVsApp: ("run-end", "app")
+        case .ipcVsMain: ("ipc", "main")
         }
     }
 
@@ -68,7 +74,7 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
     public var secondFirstChance: Double {
         switch self {
         case .listenerVsCompletion: 0.75
-        case .stopVsCompletion, .pluginVsHostDeadline, .runEndVsApp: 0.5
+        case .stopVsCompletion, .pluginVsHostDeadline, .runEndVsApp, .ipcVsMain: 0.5
         }
     }
 

@@ -68,4 +68,9 @@ struct RaceDrawer {
         defer { rng = r }
         return r.chance(race.secondFirstChance) ? .second : .first
     }
+
+    /// Puts sides drawn but not used back, to be drawn first the next time (in order).
+    mutating func giveBack(_ race: Race, _ sides: [Race.Side]) {
+        remaining[race] = ArraySlice(sides + (remaining[race] ?? []))
+    }
 }

@@ -140,6 +140,29 @@ final class SimulationRaces: Sendable {
         return record.first
     }
 
+    /// Draws `count` orders of `race` ahead of the decisions they are for (the plugin takes
+    /// as many as its batch needs: ``Race/ipcVsMain``); ``settle(_:drawn:taken:)`` records the
+    /// decisions and gives back what was not used, so that a frozen plan replays them.
+    func draw(_ race: Race, count: Int) -> [Race.Side] {
+        state.withLock { s in (0..<count).map { _ in s.drawer.next(race) } }
+    }
+
+    /// Records `taken` (the sides the decisions went to: the first of `drawn`, then the
+    /// default past their end), gives back the orders drawn but not used, and skips as many
+    /// as were taken past the end of `drawn` (a frozen plan holds those too).
+    func settle(_ race: Race, drawn: [Race.Side], taken: [Race.Side]) -> [RaceRecord] {
+        state.withLock { s in
+            let records = taken.map { RaceRecord(race: race, run: nil, first: $0) }
+            s.records += records
+            if taken.count < drawn.count {
+                s.drawer.giveBack(race, Array(drawn.dropFirst(taken.count)))
+            } else {
+                for _ in drawn.count..<taken.count { _ = s.drawer.next(race) }
+            }
+            return records
+        }
+    }
+
     /// Nothing else can run: a run's end waiting in its window for the app is decided
     /// (the oldest first); true when it goes on now.
     func decideForApp() -> Bool {

@@ -8,13 +8,15 @@ extension SystemSimulation {
         switch event {
         case .sentRequest(let r):
             shared.withLock { s in
-                s.origins[r.id] = s.origin
+                // A call held for a batch has its origin recorded when it was held.
+                let origin = s.origins[r.id] ?? s.origin
+                s.origins[r.id] = origin
                 // Only the host's own calls are waited for between jobs; the driver's calls block it.
-                if s.origin == .rust, r.method != WaitForCancel.name { s.inFlight[r.id] = r.method }
-                if s.origin == .rust { s.callOwner[r.id] = s.processes.count }
+                if origin == .rust, r.method != WaitForCancel.name { s.inFlight[r.id] = r.method }
+                if origin == .rust { s.callOwner[r.id] = s.processes.count }
                 // A time step's own request is stamped when it is sent; what it causes, when it happens.
                 let time = r.method == OSAdvanceTime.name ? clock.now : max(s.stamp, clock.now)
-                s.timeline.append(TimelineEntry(time: time, kind: .request(r, s.origin)))
+                s.timeline.append(TimelineEntry(time: time, kind: .request(r, origin)))
             }
         case .receivedResponse(let r):
             shared.withLock { s in
@@ -36,7 +38,19 @@ extension SystemSimulation {
             condition.broadcast()
             condition.unlock()
             if case .protocolError(let why) = event { append(.note("protocol error: \(why)")) }
-        case .sentNotification, .receivedOther:
+        case .receivedOther(let batch):
+            // A batch's reply (--dispatch tauri): each response in it, in order.
+            let responses = (batch.arrayValue ?? []).compactMap { member -> Response? in
+                if case .response(let r) = Message.classify(member) { return r }
+                return nil
+            }
+            shared.withLock { s in
+                for r in responses {
+                    let origin = s.origins[r.id] ?? .rust
+                    s.timeline.append(TimelineEntry(time: max(s.stamp, clock.now), kind: .response(r, origin)))
+                }
+            }
+        case .sentNotification:
             break
         }
     }

@@ -23,9 +23,26 @@ extension SystemSimulation {
             stampTimeline(step)
             // Departs: host timers due at one instant wake in deadline, then set, order (no
             // choice), and the OS's refresh budget ends after both sides' work at that instant.
-            if let pluginDue, let hostDue, max(pluginDue, now) == step, max(hostDue, now) == step,
-                races.choose(.pluginVsHostDeadline, run: nil, process: processes.count) == .second
-            {
+            let contested =
+                pluginDue.map { max($0, now) == step } == true && hostDue.map { max($0, now) == step } == true
+            if contested, options.dispatch == .tauri, info.os != .ios, !plugin.connection.holdsACall {
+                // Under --dispatch tauri both sides act at once: the plugin's time step goes with
+                // the host's first invoke at this instant, as one batch (Race.ipcVsMain). (Inside
+                // an OS event already held for a batch, the two sides race as under serial.)
+                let duration = VirtualTime(nanoseconds: step.nanoseconds - pluginNow.nanoseconds)
+                let answer = try together(
+                    OSAdvanceTime.name, params: OSAdvanceTime.Params(duration: duration).json, meeting: .any
+                ) { () throws(SimulationError) in
+                    clock.advance(to: step)
+                    try runUntilIdle()
+                }
+                // Its answer waits with the batch's when a waitForCancel in it stays pending.
+                if answer == nil { pluginNow = step }
+                try runUntilIdle()
+                if let budgetEnd, budgetEnd <= step { try expireOverBudget() }
+                continue
+            }
+            if contested, races.choose(.pluginVsHostDeadline, run: nil, process: processes.count) == .second {
                 let before = VirtualTime(nanoseconds: step.nanoseconds - 1)
                 if before > pluginNow {
                     let by = VirtualTime(nanoseconds: before.nanoseconds - pluginNow.nanoseconds)

@@ -52,14 +52,19 @@ public final class SystemSimulation: @unchecked Sendable {
         /// iOS side has no auto-restart, and its users start the service from app code,
         /// so a new process's service manager stays idle). See docs/host.md.
         public var appStartsServiceAtLaunch: StartKeepaliveConfig?
+        /// The plugin's `--dispatch` (its arguments must say the same): under `tauri` a host
+        /// invoke and an OS event at one instant reach it as one batch (``together(_:params:meeting:during:)``).
+        public var dispatch: DispatchMode
 
         /// Creates options.
         public init(
             plugin: PluginLauncher, behaviour: HostBehaviour = .seed,
             serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10),
             races: RacePlan = RacePlan(), blockingThreads: Int = BlockingPool.tokioDefault,
-            refreshBudget: VirtualTime? = nil, appStartsServiceAtLaunch: StartKeepaliveConfig? = nil
+            refreshBudget: VirtualTime? = nil, appStartsServiceAtLaunch: StartKeepaliveConfig? = nil,
+            dispatch: DispatchMode = .serial
         ) {
+            self.dispatch = dispatch
             self.refreshBudget = refreshBudget
             self.appStartsServiceAtLaunch = appStartsServiceAtLaunch
             self.plugin = plugin
