@@ -46,7 +46,9 @@ enum ReplayCommand {
             return HostCLI.pluginMissing("replay", path: plugin, explicit: args.value("--plugin") != nil, usage: usage)
         }
         if let checked = HostCLI.stopAfterCheckingArguments("replay") { return checked }
-        print("replay \(args.positional[0]): \(trace.header.level) level, profile \(trace.header.profile.rawValue), finding: \(trace.header.finding)")
+        print(
+            "replay \(args.positional[0]): \(trace.header.level) level, profile \(trace.header.profile.rawValue), finding: \(trace.header.finding)"
+        )
         switch trace.header.level {
         case "plugin": return replayPlugin(trace, plugin: plugin, extra: args.passthrough)
         case "system": return SystemReplay.run(trace, plugin: plugin, extra: args.passthrough)
@@ -140,7 +142,9 @@ enum SystemReplay {
         if let v = outcome.first(trace.header.finding) {
             print("invariants: still broken after step \(v.step + 1): \(v.violation.signature)")
         } else {
-            print("invariants: the finding no longer reproduces (\(outcome.signatures.isEmpty ? "every invariant holds" : "other violations: " + outcome.signatures.joined(separator: "; ")))")
+            print(
+                "invariants: the finding no longer reproduces (\(outcome.signatures.isEmpty ? "every invariant holds" : "other violations: " + outcome.signatures.joined(separator: "; ")))"
+            )
         }
         return identical ? 0 : 1
     }
