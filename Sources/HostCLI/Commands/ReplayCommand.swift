@@ -46,8 +46,12 @@ enum ReplayCommand {
             return HostCLI.pluginMissing("replay", path: plugin, explicit: args.value("--plugin") != nil, usage: usage)
         }
         if let checked = HostCLI.stopAfterCheckingArguments("replay") { return checked }
-        print("replay \(args.positional[0]): \(trace.header.level) level, profile \(trace.header.profile.rawValue), finding: \(trace.header.finding)")
-        if trace.header.level == "system", let recorded = trace.header.extra["build"]?.stringValue, recorded != BuildInfo.configuration {
+        print(
+            "replay \(args.positional[0]): \(trace.header.level) level, profile \(trace.header.profile.rawValue), finding: \(trace.header.finding)"
+        )
+        if trace.header.level == "system", let recorded = trace.header.extra["build"]?.stringValue,
+            recorded != BuildInfo.configuration
+        {
             HostCLI.diagnose(
                 "replay",
                 "this trace was recorded by a \(recorded) build and this is a \(BuildInfo.configuration) build; "
@@ -147,7 +151,9 @@ enum SystemReplay {
         if let v = outcome.first(trace.header.finding) {
             print("invariants: still broken after step \(v.step + 1): \(v.violation.signature)")
         } else {
-            print("invariants: the finding no longer reproduces (\(outcome.signatures.isEmpty ? "every invariant holds" : "other violations: " + outcome.signatures.joined(separator: "; ")))")
+            print(
+                "invariants: the finding no longer reproduces (\(outcome.signatures.isEmpty ? "every invariant holds" : "other violations: " + outcome.signatures.joined(separator: "; ")))"
+            )
         }
         return identical ? 0 : 1
     }
