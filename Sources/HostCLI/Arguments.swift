@@ -67,7 +67,8 @@ public struct Arguments: Sendable {
     public func int(_ option: String, default d: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let v = value(option) else { return d }
         guard let n = Int(v), range.contains(n) else {
-            throw UsageError("\(option) must be an integer from \(range.lowerBound) to \(range.upperBound), not \"\(v)\"")
+            throw UsageError(
+                "\(option) must be an integer from \(range.lowerBound) to \(range.upperBound), not \"\(v)\"")
         }
         return n
     }
@@ -89,10 +90,12 @@ public struct Arguments: Sendable {
     }
 
     /// An option naming a case of a string enum.
-    public func choice<E: RawRepresentable & CaseIterable>(_ option: String, default d: E) throws(UsageError) -> E where E.RawValue == String {
+    public func choice<E: RawRepresentable & CaseIterable>(_ option: String, default d: E) throws(UsageError) -> E
+    where E.RawValue == String {
         guard let v = value(option) else { return d }
         guard let e = E(rawValue: v) else {
-            throw UsageError("\(option) must be one of \(E.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(v)\"")
+            throw UsageError(
+                "\(option) must be one of \(E.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(v)\"")
         }
         return e
     }

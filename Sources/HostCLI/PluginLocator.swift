@@ -24,7 +24,9 @@ public enum PluginLocator {
     public static func resolve(_ explicit: String?, default name: String = binaryName) -> String {
         if explicit == builtin { return builtin }
         if let explicit {
-            return URL(fileURLWithPath: explicit, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL.path
+            return URL(
+                fileURLWithPath: explicit, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            ).standardizedFileURL.path
         }
         return executableDirectory.appendingPathComponent(name).path
     }

@@ -51,7 +51,8 @@ package struct BenchReport {
         let w256 = window256?.invokes ?? 0
         let w256ToC = window256?.ratioToCFloor ?? 0
         let placed = pinned ? "pinned" : "on different CPUs"
-        let first = memory.first?.invokes ?? 0, last = memory.last?.invokes ?? 0
+        let first = memory.first?.invokes ?? 0
+        let last = memory.last?.invokes ?? 0
         let processDays = simulatedTime.filter { $0.plugin == "process" }.map(\.deviceDaysPerSecond).max()
         var list = [
             Target(

@@ -49,10 +49,13 @@ package struct BenchRunner {
     package init(settings: Settings) { self.settings = settings }
 
     /// The request line the floor echoes: the same bytes as a `completeBgTask` request.
-    static let typicalRequest = Array(#"{"id":123456,"jsonrpc":"2.0","method":"completeBgTask","params":{"success":true}}"#.utf8) + [0x0A]
+    static let typicalRequest =
+        Array(#"{"id":123456,"jsonrpc":"2.0","method":"completeBgTask","params":{"success":true}}"#.utf8) + [0x0A]
 
     func connect(_ args: [String] = []) throws(HostError) -> DirectConnection {
-        try spawning { () throws(HostError) in try DirectConnection(plugin: .init(executable: settings.plugin, arguments: args)) }
+        try spawning { () throws(HostError) in
+            try DirectConnection(plugin: .init(executable: settings.plugin, arguments: args))
+        }
     }
 
     /// Runs a spawn with the calling thread moved to the plugin's CPU, so that the
@@ -67,9 +70,12 @@ package struct BenchRunner {
     /// Sequential round trips through the async API (`PluginConnection`, a reader
     /// thread and a continuation): what `await`ing callers pay.
     package func asyncInvoke() throws -> Latency {
-        let connection = try spawning { () throws(HostError) in try PluginConnection(plugin: .init(executable: settings.plugin)) }
+        let connection = try spawning { () throws(HostError) in
+            try PluginConnection(plugin: .init(executable: settings.plugin))
+        }
         defer { connection.close() }
-        let count = settings.calls / 4, warmup = settings.warmup / 4
+        let count = settings.calls / 4
+        let warmup = settings.warmup / 4
         let result = Mutex<Result<Latency, HostError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task.detached {
@@ -98,7 +104,8 @@ package struct BenchRunner {
     /// Keeps `window` copies of `line` in flight until `to` have been answered,
     /// writing as many new ones as replies have arrived, in one write.
     static func pump(_ c: DirectConnection, line: [UInt8], from: Int, to total: Int, window: Int) throws(HostError) {
-        var sent = from, received = from
+        var sent = from
+        var received = from
         while received < total {
             while sent < total, sent - received < window {
                 c.sendRaw(line)
@@ -135,7 +142,8 @@ package struct BenchRunner {
             try BenchRunner.pump(c, line: line, from: done, to: target, window: 256)
             done = target
             let m = c.pid.flatMap { ProcReader.memory(pid: $0) } ?? (0, 0, 0, 0)
-            out.append(MemorySample(invokes: target, rssKB: m.rssKB, peakKB: m.peakKB, anonKB: m.anonKB, fileKB: m.fileKB))
+            out.append(
+                MemorySample(invokes: target, rssKB: m.rssKB, peakKB: m.peakKB, anonKB: m.anonKB, fileKB: m.fileKB))
         }
         return out
     }

@@ -12,7 +12,8 @@ package enum ProcReader {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         func field(_ name: String) -> Int? {
             for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
-                return Int(line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+                return Int(
+                    line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
             }
             return nil
         }
@@ -25,7 +26,8 @@ package enum ProcReader {
 
     /// The kernel's release string.
     package static var kernel: String {
-        (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
+        (try? String(contentsOfFile: "/proc/sys/kernel/osrelease", encoding: .utf8))?.trimmingCharacters(
+            in: .whitespacesAndNewlines) ?? "unknown"
     }
 
     /// The one-minute load average (the machine state the figures were taken in).
@@ -38,7 +40,8 @@ package enum ProcReader {
     package static var cpuModel: String {
         guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return "unknown" }
         for line in text.split(separator: "\n") where line.hasPrefix("model name") {
-            return line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown"
+            return line.split(separator: ":", maxSplits: 1).last.map { $0.trimmingCharacters(in: .whitespaces) }
+                ?? "unknown"
         }
         return "unknown"
     }

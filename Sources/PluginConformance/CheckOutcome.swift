@@ -65,7 +65,8 @@ package struct CheckOutcome: Sendable {
         guard let f = failure else { return "" }
         var lines = ["FAIL \(name) [\(profile.rawValue)]: \(reason ?? "failed")"]
         lines.append("  rule: \(rule)")
-        lines.append(f.step == 0 ? "  the whole script (\(f.steps) steps), sent:" : "  step \(f.step) of \(f.steps), sent:")
+        lines.append(
+            f.step == 0 ? "  the whole script (\(f.steps) steps), sent:" : "  step \(f.step) of \(f.steps), sent:")
         lines += f.sent.map { "    → " + $0 }
         if let note = f.note { lines.append("  note: \(note)") }
         // Short lists are shown whole, then diffed; long ones only as a diff with context.

@@ -46,10 +46,12 @@ struct CheckRunner: Sendable {
             let second = runOnce(check, profile: profile, stopAtFirstFailure: false)
             frames += second.framesValidated
             if first.stdout != second.stdout {
-                let a = Self.rawFrames(first.stdout), b = Self.rawFrames(second.stdout)
+                let a = Self.rawFrames(first.stdout)
+                let b = Self.rawFrames(second.stdout)
                 let pairs = ConformanceText.alignment(a.count, b.count) { a[$0] == b[$1] }
                 let firstDiff = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }.map { ($0.offset, "") }
-                reason = "two runs of the same script in two processes wrote different bytes ("
+                reason =
+                    "two runs of the same script in two processes wrote different bytes ("
                     + ConformanceText.summary(expected: a.count, actual: b.count, firstMismatch: firstDiff) + ")"
                 failure = .init(
                     step: 0, steps: first.steps, sent: first.allSent, expected: a, actual: b, matched: pairs,
@@ -61,7 +63,8 @@ struct CheckRunner: Sendable {
         let status: CheckOutcome.Status = first.skippedFor != nil ? .skipped : failure == nil ? .passed : .failed
         var outcome = CheckOutcome(
             name: check.name, profile: profile, section: check.section, rule: check.rule, status: status,
-            reason: first.skippedFor.map { "skipped (extension not offered: \($0))" } ?? (failure == nil ? nil : reason),
+            reason: first.skippedFor.map { "skipped (extension not offered: \($0))" }
+                ?? (failure == nil ? nil : reason),
             failure: status == .failed ? failure : nil, seconds: seconds)
         outcome.framesValidated = frames
         return outcome
@@ -144,7 +147,8 @@ struct CheckRunner: Sendable {
                 run.failure = .init(
                     step: index + 1, steps: steps.count, sent: sent, expected: step.expect.map(\.description),
                     actual: match.judged.map(\.description), matched: StepMatch.alignment(step.expect, match.judged),
-                    amongOthers: step.amongOthers, note: notes.isEmpty ? nil : notes.joined(separator: "\n        "), stderrTail: pipe.stderrTail)
+                    amongOthers: step.amongOthers, note: notes.isEmpty ? nil : notes.joined(separator: "\n        "),
+                    stderrTail: pipe.stderrTail)
             }
             if stopAtFirstFailure || result.note != nil { break }
         }

@@ -60,7 +60,9 @@ extension ConformanceCatalogue {
     /// `null` (JSON-RPC 2.0 allows both for an Invalid Request; the contract is silent).
     static func invalidRequest(_ id: ID) -> Pattern {
         failure(id, -32600).replacing(
-            "id", with: .oneOf([Pattern(json: id.json), .value(.null)], because: "the request's id, or null (an Invalid Request)"))
+            "id",
+            with: .oneOf(
+                [Pattern(json: id.json), .value(.null)], because: "the request's id, or null (an Invalid Request)"))
     }
 
     /// A -32000 rejection with `data.reason`.
@@ -82,7 +84,9 @@ extension ConformanceCatalogue {
     }
 
     /// A pending request as `os/pendingTaskRequests` and `os/requestSubmitted` show it.
-    static func requestInfo(_ kind: Kind, at: String, power: Bool = false, network: Bool = false, identifier: String? = nil) -> String {
+    static func requestInfo(
+        _ kind: Kind, at: String, power: Bool = false, network: Bool = false, identifier: String? = nil
+    ) -> String {
         #"{"earliestBeginDate":\#(at),"identifier":"\#(identifier ?? kind.identifier)","kind":"\#(kind.rawValue)","requiresExternalPower":\#(power),"requiresNetworkConnectivity":\#(network)}"#
     }
 
@@ -92,7 +96,9 @@ extension ConformanceCatalogue {
     }
 
     /// The conditions object (`os/setConditions`'s result).
-    static func conditions(autoLaunch: Bool = false, status: String = "available", power: Bool = false, network: Bool = true) -> String {
+    static func conditions(
+        autoLaunch: Bool = false, status: String = "available", power: Bool = false, network: Bool = true
+    ) -> String {
         #"{"autoLaunch":\#(autoLaunch),"backgroundRefreshStatus":"\#(status)","externalPower":\#(power),"networkConnected":\#(network)}"#
     }
 
@@ -142,6 +148,9 @@ extension ConformanceCatalogue {
     static func scheduleNext(
         refreshAt: String, processingAt: String? = nil, power: Bool = false, network: Bool = false
     ) -> [Pattern] {
-        [submitted(.refresh, at: refreshAt), submitted(.processing, at: processingAt ?? refreshAt, power: power, network: network)]
+        [
+            submitted(.refresh, at: refreshAt),
+            submitted(.processing, at: processingAt ?? refreshAt, power: power, network: network),
+        ]
     }
 }

@@ -60,7 +60,9 @@ package enum ConformanceCatalogue {
     static func launch(_ id: ID, _ kind: Kind) -> String { request(id, "os/launch", identifier(kind)) }
 
     /// `os/advanceTime` by `seconds` (a JSON number).
-    static func advance(_ id: ID, _ seconds: String) -> String { request(id, "os/advanceTime", #"{"seconds":\#(seconds)}"#) }
+    static func advance(_ id: ID, _ seconds: String) -> String {
+        request(id, "os/advanceTime", #"{"seconds":\#(seconds)}"#)
+    }
 
     /// `plugin/state`.
     static func state(_ id: ID) -> String { request(id, "plugin/state") }

@@ -9,7 +9,8 @@ package enum ConformanceCatalogueDoc {
         var out = intro(checks)
         out += "\n## Catalogue\n\n| check | § | profiles | rule |\n| --- | --- | --- | --- |\n"
         for c in checks {
-            out += "| [`\(c.name)`](#\(anchor(c.name))) | \(c.section) | \(c.profiles.map(\.rawValue).joined(separator: ", ")) | \(cell(c.rule)) |\n"
+            out +=
+                "| [`\(c.name)`](#\(anchor(c.name))) | \(c.section) | \(c.profiles.map(\.rawValue).joined(separator: ", ")) | \(cell(c.rule)) |\n"
         }
         out += "\n## The checks\n"
         for c in checks { out += "\n" + detail(c) }
@@ -154,15 +155,20 @@ package enum ConformanceCatalogueDoc {
         out += "- rule (§\(c.section)): \(c.rule)\n"
         out += "- profiles: \(c.profiles.map(\.rawValue).joined(separator: ", "))\n"
         if !c.flags.isEmpty { out += "- plugin flags: `\(c.flags.joined(separator: " "))`\n" }
-        if c.inputFraming == .lsp || c.outputFraming == .lsp { out += "- framing: input \(c.inputFraming.rawValue), output \(c.outputFraming.rawValue)\n" }
-        if !c.requires.isEmpty { out += "- needs the extension: \(c.requires.map { "`\($0)`" }.joined(separator: ", "))\n" }
+        if c.inputFraming == .lsp || c.outputFraming == .lsp {
+            out += "- framing: input \(c.inputFraming.rawValue), output \(c.outputFraming.rawValue)\n"
+        }
+        if !c.requires.isEmpty {
+            out += "- needs the extension: \(c.requires.map { "`\($0)`" }.joined(separator: ", "))\n"
+        }
         if c.judgesTextForm { out += "- judges the text of every frame: compact, object keys sorted\n" }
         if c.runsTwice { out += "- runs twice, in two processes: both stdouts must be identical\n" }
         let acceptance = c.acceptance
         out += "- accepts: members the patterns do not name; notifications of methods the contract does not name"
         out += acceptance.isEmpty ? "\n" : "; and:\n" + acceptance.map { "  - \($0)\n" }.joined()
         if let plist = c.infoPlist { out += "- `--info-plist` with:\n\n```xml\n\(plist)```\n" }
-        let variants: [(String?, Profile)] = c.differsByProfile ? c.profiles.map { ("under `\($0.rawValue)`:", $0) } : [(nil, c.profiles[0])]
+        let variants: [(String?, Profile)] =
+            c.differsByProfile ? c.profiles.map { ("under `\($0.rawValue)`:", $0) } : [(nil, c.profiles[0])]
         for (title, profile) in variants {
             if let title { out += "\n\(title)\n" }
             out += "\n```text\n"

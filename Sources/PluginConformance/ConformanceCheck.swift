@@ -172,7 +172,8 @@ struct ConformanceStep: Sendable, CustomStringConvertible {
         switch ending {
         case .barrier: break
         case .none: lines.append("  (no barrier: the replies are expected with the next step)")
-        case .exit(let close): lines.append(close ? "→ (end of input: stdin closed)" : "  (no barrier: the plugin must exit)")
+        case .exit(let close):
+            lines.append(close ? "→ (end of input: stdin closed)" : "  (no barrier: the plugin must exit)")
         }
         if amongOthers { lines.append("← (any replies, including these in this order:)") }
         lines += expect.map { "← " + ConformanceText.shorten($0.description, limit: 2000) }

@@ -18,29 +18,67 @@ enum ConformanceMutants {
     /// Every conformance mutant of `background-service-plugin`.
     static let all: [Mutant] = [
         Mutant(fault: "reply-framing-ndjson", breaks: "replies use the detected framing", checks: ["framing.auto.lsp"]),
-        Mutant(fault: "oversized-wrong-code", breaks: "an oversized frame gets -32600", checks: ["framing.oversized.ndjson", "framing.oversized.lsp"]),
-        Mutant(fault: "answer-notifications", breaks: "notifications are never answered", checks: ["jsonrpc.notification.never-answered"]),
-        Mutant(fault: "batch-reversed", breaks: "batch replies in request order", checks: ["jsonrpc.batch.mixed", "jsonrpc.batch.in-order"]),
-        Mutant(fault: "allow-duplicate-id", breaks: "a duplicate pending id gets -32600", checks: ["jsonrpc.duplicate-pending-id"]),
+        Mutant(
+            fault: "oversized-wrong-code", breaks: "an oversized frame gets -32600",
+            checks: ["framing.oversized.ndjson", "framing.oversized.lsp"]),
+        Mutant(
+            fault: "answer-notifications", breaks: "notifications are never answered",
+            checks: ["jsonrpc.notification.never-answered"]),
+        Mutant(
+            fault: "batch-reversed", breaks: "batch replies in request order",
+            checks: ["jsonrpc.batch.mixed", "jsonrpc.batch.in-order"]),
+        Mutant(
+            fault: "allow-duplicate-id", breaks: "a duplicate pending id gets -32600",
+            checks: ["jsonrpc.duplicate-pending-id"]),
         Mutant(fault: "accept-array-params", breaks: "array params get -32602", checks: ["jsonrpc.params.array"]),
-        Mutant(fault: "ignore-config", breaks: "config-persists (fields are stored)", checks: ["invoke.startKeepalive.config-applies"]),
-        Mutant(fault: "config-not-persisted", breaks: "config-persists (absent fields keep their value)", checks: ["invoke.startKeepalive.config-persists"]),
-        Mutant(fault: "drop-superseded", breaks: "single-pending under strict", checks: ["profile.strict.superseded-rejected"]),
-        Mutant(fault: "resolve-before-reject", breaks: "completeBgTask's order", checks: ["invoke.completeBgTask.rejects-pending-before-resolving"]),
-        Mutant(fault: "resolve-instead-of-reject", breaks: "the pending cancel invoke is rejected", checks: ["invoke.cancelCancelListener.rejects-pending", "invoke.stopKeepalive.rejects-without-task"]),
-        Mutant(fault: "success-default-false", breaks: "success-default", checks: ["invoke.completeBgTask.success-default"]),
-        Mutant(fault: "reschedule-after-stop", breaks: "stopKeepalive never reschedules", checks: ["invoke.stopKeepalive.never-reschedules"]),
-        Mutant(fault: "timer-one-tick-late", breaks: "safety-timer fires at its deadline", checks: ["timer.refresh.fires-at-deadline", "timer.processing.fires-at-deadline"]),
-        Mutant(fault: "processing-timer-always", breaks: "processing-launch", checks: ["task.processing-launch.no-timer-by-default"]),
+        Mutant(
+            fault: "ignore-config", breaks: "config-persists (fields are stored)",
+            checks: ["invoke.startKeepalive.config-applies"]),
+        Mutant(
+            fault: "config-not-persisted", breaks: "config-persists (absent fields keep their value)",
+            checks: ["invoke.startKeepalive.config-persists"]),
+        Mutant(
+            fault: "drop-superseded", breaks: "single-pending under strict",
+            checks: ["profile.strict.superseded-rejected"]),
+        Mutant(
+            fault: "resolve-before-reject", breaks: "completeBgTask's order",
+            checks: ["invoke.completeBgTask.rejects-pending-before-resolving"]),
+        Mutant(
+            fault: "resolve-instead-of-reject", breaks: "the pending cancel invoke is rejected",
+            checks: ["invoke.cancelCancelListener.rejects-pending", "invoke.stopKeepalive.rejects-without-task"]),
+        Mutant(
+            fault: "success-default-false", breaks: "success-default", checks: ["invoke.completeBgTask.success-default"]
+        ),
+        Mutant(
+            fault: "reschedule-after-stop", breaks: "stopKeepalive never reschedules",
+            checks: ["invoke.stopKeepalive.never-reschedules"]),
+        Mutant(
+            fault: "timer-one-tick-late", breaks: "safety-timer fires at its deadline",
+            checks: ["timer.refresh.fires-at-deadline", "timer.processing.fires-at-deadline"]),
+        Mutant(
+            fault: "processing-timer-always", breaks: "processing-launch",
+            checks: ["task.processing-launch.no-timer-by-default"]),
         Mutant(fault: "complete-twice", breaks: "exactly-once", checks: ["task.exactly-once.complete-after-stop"]),
-        Mutant(fault: "expiration-no-reschedule", breaks: "expiration schedules next", checks: ["task.expiration.order"]),
-        Mutant(fault: "allow-concurrent-launch", breaks: "one-active", checks: ["task.one-active.launch-while-running"]),
-        Mutant(fault: "no-pending-limit", breaks: "tooManyPendingTaskRequests", checks: ["scheduler.submit.too-many-pending"]),
-        Mutant(fault: "autolaunch-ignores-constraints", breaks: "autoLaunch waits for processing constraints", checks: ["autolaunch.processing-constraints"]),
-        Mutant(fault: "events-always-on", breaks: "events only after initialize", checks: ["events.only-after-initialize"]),
-        Mutant(fault: "reset-keeps-config", breaks: "plugin/reset really resets", checks: ["session.plugin-reset.really-resets"]),
-        Mutant(fault: "shutdown-no-reject", breaks: "shutdown rejects the pending waitForCancel", checks: ["session.shutdown.rejects-pending"]),
-        Mutant(fault: "nondeterministic-times", breaks: "byte-for-byte determinism", checks: ["determinism.virtual-clock"]),
+        Mutant(
+            fault: "expiration-no-reschedule", breaks: "expiration schedules next", checks: ["task.expiration.order"]),
+        Mutant(
+            fault: "allow-concurrent-launch", breaks: "one-active", checks: ["task.one-active.launch-while-running"]),
+        Mutant(
+            fault: "no-pending-limit", breaks: "tooManyPendingTaskRequests",
+            checks: ["scheduler.submit.too-many-pending"]),
+        Mutant(
+            fault: "autolaunch-ignores-constraints", breaks: "autoLaunch waits for processing constraints",
+            checks: ["autolaunch.processing-constraints"]),
+        Mutant(
+            fault: "events-always-on", breaks: "events only after initialize", checks: ["events.only-after-initialize"]),
+        Mutant(
+            fault: "reset-keeps-config", breaks: "plugin/reset really resets",
+            checks: ["session.plugin-reset.really-resets"]),
+        Mutant(
+            fault: "shutdown-no-reject", breaks: "shutdown rejects the pending waitForCancel",
+            checks: ["session.shutdown.rejects-pending"]),
+        Mutant(
+            fault: "nondeterministic-times", breaks: "byte-for-byte determinism", checks: ["determinism.virtual-clock"]),
         // From the real plugin's bug history (issue 14).
         Mutant(
             fault: "complete-both-references",

@@ -17,10 +17,14 @@ package enum ConformanceReport {
             switch o.status {
             case .skipped, .xfail, .stale: note = "    " + (o.reason ?? "")
             case .passed, .failed:
-                note = needs[o.name].map { $0.isEmpty ? "" : "    (needs the \($0.joined(separator: ", ")) extension)" } ?? ""
+                note =
+                    needs[o.name].map { $0.isEmpty ? "" : "    (needs the \($0.joined(separator: ", ")) extension)" }
+                    ?? ""
             }
-            lines.append(o.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  "
-                + o.profile.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) + "  " + label(o.status) + note)
+            lines.append(
+                o.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "  "
+                    + o.profile.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) + "  " + label(o.status)
+                    + note)
         }
         let failures = outcomes.filter { $0.status == .failed }
         if !failures.isEmpty {
@@ -68,7 +72,9 @@ package enum ConformanceReport {
                     "expected": .array(f.expected.map { .string($0) }),
                     "actual": .array(f.actual.map { .string($0) }),
                     "diff": .array(
-                        ConformanceText.diff(expected: f.expected, actual: f.actual, matched: f.matched).map { .string($0) }),
+                        ConformanceText.diff(expected: f.expected, actual: f.actual, matched: f.matched).map {
+                            .string($0)
+                        }),
                 ]
                 if let note = f.note { failure["note"] = .string(note) }
                 if !f.stderrTail.isEmpty { failure["stderr"] = .string(f.stderrTail) }
@@ -107,23 +113,31 @@ package enum ConformanceReport {
         let summary = ConformanceSummary(outcomes)
         let total = outcomes.reduce(0) { $0 + $1.seconds }
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
-        xml += #"<testsuites name="plugin-host conformance" tests="\#(summary.total)" failures="\#(summary.failed)" errors="0" skipped="\#(summary.skipped + summary.xfail)" time="\#(seconds(total))">"# + "\n"
+        xml +=
+            #"<testsuites name="plugin-host conformance" tests="\#(summary.total)" failures="\#(summary.failed)" errors="0" skipped="\#(summary.skipped + summary.xfail)" time="\#(seconds(total))">"#
+            + "\n"
         for profile in Profile.allCases {
             let group = outcomes.filter { $0.profile == profile }
             guard !group.isEmpty else { continue }
             let s = ConformanceSummary(group)
-            xml += #"  <testsuite name="conformance.\#(profile.rawValue)" tests="\#(s.total)" failures="\#(s.failed)" errors="0" skipped="\#(s.skipped + s.xfail)" time="\#(seconds(group.reduce(0) { $0 + $1.seconds }))">"# + "\n"
-            xml += #"    <properties><property name="plugin" value="\#(escape(plugin))"/><property name="profile" value="\#(profile.rawValue)"/></properties>"# + "\n"
+            xml +=
+                #"  <testsuite name="conformance.\#(profile.rawValue)" tests="\#(s.total)" failures="\#(s.failed)" errors="0" skipped="\#(s.skipped + s.xfail)" time="\#(seconds(group.reduce(0) { $0 + $1.seconds }))">"#
+                + "\n"
+            xml +=
+                #"    <properties><property name="plugin" value="\#(escape(plugin))"/><property name="profile" value="\#(profile.rawValue)"/></properties>"#
+                + "\n"
             for o in group {
                 let family = o.name.split(separator: ".").first.map(String.init) ?? o.name
-                let open = #"    <testcase classname="conformance.\#(profile.rawValue).\#(escape(family))" name="\#(escape(o.name))" time="\#(seconds(o.seconds))""#
+                let open =
+                    #"    <testcase classname="conformance.\#(profile.rawValue).\#(escape(family))" name="\#(escape(o.name))" time="\#(seconds(o.seconds))""#
                 let reason = escape(o.reason ?? "")
                 switch o.status {
                 case .passed:
                     xml += open + "/>\n"
                 case .failed:
                     xml += open + ">\n"
-                    xml += #"      <failure message="\#(escape(o.reason ?? "failed"))" type="ConformanceFailure">"#
+                    xml +=
+                        #"      <failure message="\#(escape(o.reason ?? "failed"))" type="ConformanceFailure">"#
                         + escape(o.failureReport, attribute: false) + "</failure>\n"
                     xml += "    </testcase>\n"
                 case .skipped:
@@ -131,7 +145,8 @@ package enum ConformanceReport {
                 case .xfail:
                     xml += open + ">\n" + #"      <skipped type="xfail" message="\#(reason)"/>"# + "\n    </testcase>\n"
                 case .stale:
-                    xml += open + ">\n" + #"      <failure message="\#(reason)" type="StaleExpectedFailure"/>"#
+                    xml +=
+                        open + ">\n" + #"      <failure message="\#(reason)" type="StaleExpectedFailure"/>"#
                         + "\n    </testcase>\n"
                 }
             }
@@ -160,7 +175,11 @@ package enum ConformanceReport {
             case "\r": out += "&#13;"
             default:
                 let v = scalar.value
-                if v < 0x20 || v == 0xFFFE || v == 0xFFFF { out += "\u{FFFD}" } else { out.unicodeScalars.append(scalar) }
+                if v < 0x20 || v == 0xFFFE || v == 0xFFFF {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out

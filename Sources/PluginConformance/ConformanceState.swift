@@ -58,9 +58,12 @@ struct ConformanceState: Sendable {
     /// The snapshot's fixed members as compact JSON with sorted keys (without `registered`).
     var json: String {
         let timer = safetyTimer.map { #"{"deadline":\#($0)}"# } ?? "null"
-        let config = #"{"iosEarliestProcessingBeginMinutes":\#(processingMinutes),"iosEarliestRefreshBeginMinutes":\#(refreshMinutes),"iosProcessingSafetyTimeoutSecs":\#(processingTimeout),"iosRequiresExternalPower":\#(externalPower),"iosRequiresNetworkConnectivity":\#(networkConnectivity),"iosSafetyTimeoutSecs":\#(safetyTimeout)}"#
-        let counters = #"{"completed":\#(completed),"expired":\#(expired),"launched":\#(launched),"violations":\#(violations)}"#
-        return #"{"activeTask":\#(activeTask),"clock":"\#(clock)","conditions":\#(conditions),"config":\#(config),"counters":\#(counters),"now":\#(now),"pendingCancelInvoke":\#(pendingCancelInvoke),"pendingRequests":[\#(pendingRequests.joined(separator: ","))],"profile":"\#(profile.rawValue)","safetyTimer":\#(timer)}"#
+        let config =
+            #"{"iosEarliestProcessingBeginMinutes":\#(processingMinutes),"iosEarliestRefreshBeginMinutes":\#(refreshMinutes),"iosProcessingSafetyTimeoutSecs":\#(processingTimeout),"iosRequiresExternalPower":\#(externalPower),"iosRequiresNetworkConnectivity":\#(networkConnectivity),"iosSafetyTimeoutSecs":\#(safetyTimeout)}"#
+        let counters =
+            #"{"completed":\#(completed),"expired":\#(expired),"launched":\#(launched),"violations":\#(violations)}"#
+        return
+            #"{"activeTask":\#(activeTask),"clock":"\#(clock)","conditions":\#(conditions),"config":\#(config),"counters":\#(counters),"now":\#(now),"pendingCancelInvoke":\#(pendingCancelInvoke),"pendingRequests":[\#(pendingRequests.joined(separator: ","))],"profile":"\#(profile.rawValue)","safetyTimer":\#(timer)}"#
     }
 
     /// The response to a `plugin/state` request with this snapshot.

@@ -22,7 +22,9 @@ package struct ConformanceSuite: Sendable {
 
     /// Runs every pair; `progress` is called after each one finishes (serially),
     /// with how many have finished and the total.
-    package func run(_ runs: [(ConformanceCheck, Profile)], progress: (@Sendable (Int, Int, CheckOutcome) -> Void)? = nil) -> [CheckOutcome] {
+    package func run(
+        _ runs: [(ConformanceCheck, Profile)], progress: (@Sendable (Int, Int, CheckOutcome) -> Void)? = nil
+    ) -> [CheckOutcome] {
         struct Shared {
             var next = 0
             var finished = 0
@@ -94,6 +96,7 @@ package struct ConformanceSummary: Sendable, Equatable {
 
     /// `N passed, M failed, K skipped, X xfail` (and `, S stale` when there are stale entries).
     package var line: String {
-        "\(passed) passed, \(failed) failed, \(skipped) skipped, \(xfail) xfail" + (stale > 0 ? " (\(stale) stale)" : "")
+        "\(passed) passed, \(failed) failed, \(skipped) skipped, \(xfail) xfail"
+            + (stale > 0 ? " (\(stale) stale)" : "")
     }
 }

@@ -72,7 +72,8 @@ enum ConformanceText {
     /// are cut to `context` lines each side of a change.
     static func diff(expected: [String], actual: [String], matched: [(Int, Int)], context: Int? = nil) -> [String] {
         var full: [String] = []
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         for (mi, mj) in matched + [(expected.count, actual.count)] {
             while i < mi {
                 full.append("- " + shorten(expected[i]))
@@ -115,7 +116,8 @@ enum ConformanceText {
             }
         }
         var pairs: [(Int, Int)] = []
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < n, j < m {
             if same(i, j), lcs[i][j] == lcs[i + 1][j + 1] + 1 {
                 pairs.append((i, j))
@@ -133,7 +135,9 @@ enum ConformanceText {
     /// A one-line summary of how two reply lists differ (1-based positions): the first
     /// reply that does not match (and why), or the replies missing or unexpected.
     static func summary(expected: Int, actual: Int, firstMismatch: (index: Int, why: String)?) -> String {
-        if let (k, why) = firstMismatch { return "reply \(k + 1) of \(expected) differs" + (why.isEmpty ? "" : ": \(why)") }
+        if let (k, why) = firstMismatch {
+            return "reply \(k + 1) of \(expected) differs" + (why.isEmpty ? "" : ": \(why)")
+        }
         if actual < expected {
             return expected - actual == 1
                 ? "reply \(actual + 1) of \(expected) is missing"

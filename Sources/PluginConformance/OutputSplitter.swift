@@ -70,7 +70,9 @@ struct OutputSplitter {
             let line = buffer[i..<(hasCR ? nl - 1 : nl)]
             if !line.isEmpty { try checkHeaderPrefix(line) }
             guard hasCR else {
-                throw Malformed(description: "an LSP header line must end in \\r\\n: \(ConformanceText.escape(buffer[offset...nl]))")
+                throw Malformed(
+                    description: "an LSP header line must end in \\r\\n: \(ConformanceText.escape(buffer[offset...nl]))"
+                )
             }
             i = nl + 1
             if line.isEmpty { break }
@@ -81,7 +83,9 @@ struct OutputSplitter {
             length = n
         }
         guard let length else {
-            throw Malformed(description: "an LSP output frame without Content-Length: \(ConformanceText.escape(buffer[offset..<i]))")
+            throw Malformed(
+                description: "an LSP output frame without Content-Length: \(ConformanceText.escape(buffer[offset..<i]))"
+            )
         }
         guard buffer.count - i >= length else { return nil }
         let raw = Array(buffer[offset..<(i + length)])
@@ -93,7 +97,10 @@ struct OutputSplitter {
     /// Throws unless `line` is (the start of) a `Content-Length:` header.
     private func checkHeaderPrefix(_ line: ArraySlice<UInt8>) throws(Malformed) {
         for (k, b) in zip(Self.header, line) where Self.lower(b) != k {
-            throw Malformed(description: "expected an LSP frame (\"Content-Length: N\" header only), got \(ConformanceText.escape(buffer[offset...]))")
+            throw Malformed(
+                description:
+                    "expected an LSP frame (\"Content-Length: N\" header only), got \(ConformanceText.escape(buffer[offset...]))"
+            )
         }
     }
 

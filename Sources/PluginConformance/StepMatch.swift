@@ -26,7 +26,8 @@ struct StepMatch {
         if amongOthers {
             var next = 0
             for frame in judged where next < expected.count && expected[next].mismatch(with: frame) == nil { next += 1 }
-            mismatch = next == expected.count
+            mismatch =
+                next == expected.count
                 ? nil : "no reply matches \(expected[next]) (expected among the replies, after the ones before it)"
             return
         }

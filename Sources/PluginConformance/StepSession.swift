@@ -81,7 +81,8 @@ struct StepSession {
             }
         }
         if pipe.killedByWatchdog {
-            result.note = "the plugin stopped reading its stdin (a write was still blocked at the time limit; the plugin was killed)"
+            result.note =
+                "the plugin stopped reading its stdin (a write was still blocked at the time limit; the plugin was killed)"
         } else if writeFailed, result.note == nil, case .barrier = step.ending {
             result.note = "the plugin stopped reading its stdin"
         }
@@ -92,7 +93,9 @@ struct StepSession {
         guard case .json(let text) = input, let value = try? JSONParser.parse(Array(text.utf8)) else { return }
         validator.noteSent(value)
         for m in value.arrayValue ?? [value] {
-            if let id = m["id"], let method = m["method"]?.stringValue { sentRequests[method, default: []].insert(id.description) }
+            if let id = m["id"], let method = m["method"]?.stringValue {
+                sentRequests[method, default: []].insert(id.description)
+            }
         }
     }
 
@@ -103,7 +106,8 @@ struct StepSession {
             do {
                 while let frame = try splitter.next() {
                     guard let value = try? JSONParser.parse(frame.body) else {
-                        result.note = "stdout carried a frame that is not JSON (stdout must carry protocol frames only): "
+                        result.note =
+                            "stdout carried a frame that is not JSON (stdout must carry protocol frames only): "
                             + ConformanceText.escape(frame.raw)
                         return
                     }
@@ -128,7 +132,8 @@ struct StepSession {
                 return
             }
             guard let more = pipe.read(after: consumed, deadline: deadline) else {
-                result.note = barrierID == nil
+                result.note =
+                    barrierID == nil
                     ? "the plugin did not close stdout within the time limit (hang?)"
                     : "no reply to the barrier request within the time limit (the plugin hangs?)"
                 return

@@ -61,14 +61,17 @@ public final class ExhaustiveExplorer {
     func step(_ letter: Letter, model: ReferenceModel) -> FuzzStep {
         nextID += 1
         let id = RequestID.int(nextID)
-        let refresh = "com.example.app.bg-refresh", processing = "com.example.app.bg-processing"
+        let refresh = "com.example.app.bg-refresh"
+        let processing = "com.example.app.bg-processing"
         switch letter {
         case .start: return .request(id, StartKeepalive.name, .object([:]))
         case .startFast:
-            return .request(id, StartKeepalive.name, [
-                "iosSafetyTimeoutSecs": 1, "iosProcessingSafetyTimeoutSecs": 2,
-                "iosEarliestRefreshBeginMinutes": 0, "iosEarliestProcessingBeginMinutes": 0,
-            ])
+            return .request(
+                id, StartKeepalive.name,
+                [
+                    "iosSafetyTimeoutSecs": 1, "iosProcessingSafetyTimeoutSecs": 2,
+                    "iosEarliestRefreshBeginMinutes": 0, "iosEarliestProcessingBeginMinutes": 0,
+                ])
         case .autoOn: return .request(id, OSSetConditions.name, ["autoLaunch": true])
         case .autoOff: return .request(id, OSSetConditions.name, ["autoLaunch": false])
         case .wait: return .request(id, WaitForCancel.name)
@@ -139,7 +142,9 @@ public final class ExhaustiveExplorer {
     /// The state without what does not change future behaviour: ids, counters, and
     /// absolute times (made relative to `now`).
     static func canonical(_ state: JSONValue) -> JSONValue {
-        guard case .object(var o) = state, let now = o["now"].flatMap({ JSONField<VirtualTime>.time.read($0) }) else { return state }
+        guard case .object(var o) = state, let now = o["now"].flatMap({ JSONField<VirtualTime>.time.read($0) }) else {
+            return state
+        }
         func relative(_ v: JSONValue?) -> JSONValue {
             guard let v, let t = JSONField<VirtualTime>.time.read(v) else { return v ?? .null }
             return VirtualTime(nanoseconds: t.nanoseconds - now.nanoseconds).json
@@ -157,11 +162,12 @@ public final class ExhaustiveExplorer {
             o["activeTask"] = .object(a)
         }
         if case .array(let requests)? = o["pendingRequests"] {
-            o["pendingRequests"] = .array(requests.map { r in
-                guard case .object(var m) = r else { return r }
-                m["earliestBeginDate"] = relative(m["earliestBeginDate"])
-                return .object(m)
-            })
+            o["pendingRequests"] = .array(
+                requests.map { r in
+                    guard case .object(var m) = r else { return r }
+                    m["earliestBeginDate"] = relative(m["earliestBeginDate"])
+                    return .object(m)
+                })
         }
         return .object(o)
     }

@@ -58,7 +58,8 @@ public final class FuzzProgress: Sendable {
 
     private func render(_ s: State) -> String {
         let elapsed = max(Date().timeIntervalSince(start), 0.001)
-        var text = "\(Int(Double(s.steps) / elapsed)) steps/s, \(s.cases) cases, \(s.steps) steps, \(s.findings) findings"
+        var text =
+            "\(Int(Double(s.steps) / elapsed)) steps/s, \(s.cases) cases, \(s.steps) steps, \(s.findings) findings"
         if let states = s.states { text += ", \(states) distinct states" }
         return text + String(format: ", %.1f s", elapsed)
     }

@@ -67,8 +67,9 @@ struct InterleavingCheck {
                         continue
                     }
                     let id = probe?["id"].flatMap(RequestID.init(json:)) ?? .null
-                    if let probe, let difference = FrameComparison.firstMismatch(
-                        expected: [m.responseJSON(id, .success(m.snapshot()))], actual: [probe])
+                    if let probe,
+                        let difference = FrameComparison.firstMismatch(
+                            expected: [m.responseJSON(id, .success(m.snapshot()))], actual: [probe])
                     {
                         closest = closest ?? (expected, difference)
                         continue

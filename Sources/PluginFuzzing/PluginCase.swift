@@ -62,7 +62,10 @@ public struct PluginCase: Sendable {
     /// made while generating the steps.
     /// `keepFrames` keeps the received frames (attributed to steps) even when
     /// everything agrees.
-    public func run(on driver: PluginDriver, profile: Profile, resetID: Int, expected given: [[JSONValue]]? = nil, keepFrames: Bool = false) -> Outcome {
+    public func run(
+        on driver: PluginDriver, profile: Profile, resetID: Int, expected given: [[JSONValue]]? = nil,
+        keepFrames: Bool = false
+    ) -> Outcome {
         if dispatch == .tauri { return runTauri(on: driver, profile: profile, resetID: resetID) }
         let expected = given ?? predict(profile: profile)
         let resetKey = RequestID.string("~reset-\(resetID)")
@@ -71,7 +74,9 @@ public struct PluginCase: Sendable {
         do {
             frames = try driver.runRaw(encoded: PluginDriver.encode([reset] + steps))
         } catch {
-            return Outcome(expected: expected, actual: [], mismatch: nil, failingStep: nil, error: error, stepMethods: steps.map(\.method))
+            return Outcome(
+                expected: expected, actual: [], mismatch: nil, failingStep: nil, error: error,
+                stepMethods: steps.map(\.method))
         }
         // Drop the reset's replies (a rejection of a pending wait, then its result).
         let resetPrefix = Array(#"{"id":"~reset-\#(resetID)""#.utf8)
@@ -80,7 +85,9 @@ public struct PluginCase: Sendable {
         let flat = expected.flatMap { $0 }
         guard let mismatch = PluginCase.firstMismatch(expected: flat, actual: body) else {
             let actual = keepFrames ? attribute(body.map(PluginDriver.parse), expected: expected) : []
-            return Outcome(expected: expected, actual: actual, mismatch: nil, failingStep: nil, error: nil, stepMethods: steps.map(\.method))
+            return Outcome(
+                expected: expected, actual: actual, mismatch: nil, failingStep: nil, error: nil,
+                stepMethods: steps.map(\.method))
         }
         var failingStep = 0
         var count = 0
@@ -102,7 +109,8 @@ public struct PluginCase: Sendable {
             guard i < expected.count, i < actual.count else {
                 return FrameComparison.Mismatch(
                     index: i, expected: i < expected.count ? FrameComparison.normalize(expected[i]) : nil,
-                    actual: i < actual.count ? FrameComparison.normalize(PluginDriver.parse(actual[actual.startIndex + i])) : nil)
+                    actual: i < actual.count
+                        ? FrameComparison.normalize(PluginDriver.parse(actual[actual.startIndex + i])) : nil)
             }
             encoded.removeAll(keepingCapacity: true)
             JSONWriter.write(expected[i], to: &encoded)
@@ -121,7 +129,9 @@ public struct PluginCase: Sendable {
         var out: [[JSONValue]] = Array(repeating: [], count: steps.count)
         var i = 0
         for (k, step) in steps.enumerated() {
-            guard let id = step.id, expected[k].contains(where: { $0["id"] == id.json && $0["method"] == nil }) else { continue }
+            guard let id = step.id, expected[k].contains(where: { $0["id"] == id.json && $0["method"] == nil }) else {
+                continue
+            }
             while i < frames.count {
                 let f = frames[i]
                 out[k].append(f)

@@ -70,7 +70,8 @@ public final class PluginDriver: Sendable {
 
     /// Parses a frame; an unparsable one becomes a string saying so.
     static func parse(_ frame: [UInt8]) -> JSONValue {
-        (try? JSONParser.parse(frame)) ?? .string("<unparsable frame: \(String(decoding: frame.prefix(200), as: UTF8.self))>")
+        (try? JSONParser.parse(frame))
+            ?? .string("<unparsable frame: \(String(decoding: frame.prefix(200), as: UTF8.self))>")
     }
 
     /// Frames steps as ndjson bytes.
@@ -115,7 +116,9 @@ public final class PluginDriver: Sendable {
         signal.lock()
         defer { signal.unlock() }
         while true {
-            let (done, closed, status, count) = inbox.withLock { ($0.barrierSeen, $0.closed, $0.status, $0.frames.count) }
+            let (done, closed, status, count) = inbox.withLock {
+                ($0.barrierSeen, $0.closed, $0.status, $0.frames.count)
+            }
             if done { break }
             if closed { throw .closed(status) }
             if !signal.wait(until: deadline) { throw .hung(received: count) }

@@ -14,12 +14,14 @@ extension PluginFuzzer.Finding {
         }
         let expected = mismatch.expected.map { $0.description } ?? "nothing more"
         let actual = mismatch.actual.map { $0.description } ?? "nothing more"
-        var text = "At step \(step + 1) of \(steps.count) (\(steps[step].summary)), the reference model of the contract expected \(expected) but the plugin wrote \(actual)."
+        var text =
+            "At step \(step + 1) of \(steps.count) (\(steps[step].summary)), the reference model of the contract expected \(expected) but the plugin wrote \(actual)."
         if let e = mismatch.expected, let a = mismatch.actual {
             let paths = FrameComparison.differingPaths(e, a)
             if !paths.isEmpty { text += " They differ in \(paths.joined(separator: ", "))." }
         }
-        text += " Error messages and plugin/state members outside the contract are not compared."
+        text +=
+            " Error messages and plugin/state members outside the contract are not compared."
             + " \(shrunk); each case starts from plugin/reset."
         return text
     }
@@ -53,9 +55,10 @@ extension PluginFuzzer.Finding {
         var extra: [String: JSONValue] = ["caseSeed": .number(JSONNumber(literal: String(caseSeed))!)]
         if dispatch == .tauri {
             extra["dispatch"] = .string(dispatch.rawValue)
-            extra["violations"] = .array(outcome.violations.map {
-                ["step": .number($0.step), "rule": .string($0.rule), "detail": .string($0.detail)]
-            })
+            extra["violations"] = .array(
+                outcome.violations.map {
+                    ["step": .number($0.step), "rule": .string($0.rule), "detail": .string($0.detail)]
+                })
         }
         let header = TraceFile.Header(
             level: "plugin", profile: profile, seed: seed, finding: signature, explanation: explanation,

@@ -58,7 +58,9 @@ public struct StepGenerator: Sendable {
         var params = self.params(for: method, model: model)
         if rng.chance(0.02) { params = .array([]) }
         if rng.chance(0.01) { params = pick([.number(1), .string("x"), .bool(true), .null]) }
-        let invoke = [StartKeepalive.name, WaitForCancel.name, CompleteBgTask.name, StopKeepalive.name, CancelCancelListener.name].contains(method)
+        let invoke = [
+            StartKeepalive.name, WaitForCancel.name, CompleteBgTask.name, StopKeepalive.name, CancelCancelListener.name,
+        ].contains(method)
         if invoke, rng.chance(0.05) {
             return FuzzStep(.notification(RPCNotification(method: method, params: params)))
         }
@@ -70,14 +72,21 @@ public struct StepGenerator: Sendable {
         case StartKeepalive.name: return startKeepaliveParams()
         case CompleteBgTask.name:
             return pick([
-                ["success": true], ["success": false], .object([:]), ["success": .string("yes")], ["success": .null], ["success": 1],
+                ["success": true], ["success": false], .object([:]), ["success": .string("yes")], ["success": .null],
+                ["success": 1],
                 ["success": false, "extra": 1],
             ])
         case OSLaunch.name, OSExpire.name:
-            if rng.chance(0.06) { return pick([.object([:]), ["identifier": 7], ["identifier": "com.example.app.bg-other"]]) }
-            if let active = model.activeTaskIdentifier, method == OSExpire.name, rng.chance(0.8) { return ["identifier": .string(active)] }
+            if rng.chance(0.06) {
+                return pick([.object([:]), ["identifier": 7], ["identifier": "com.example.app.bg-other"]])
+            }
+            if let active = model.activeTaskIdentifier, method == OSExpire.name, rng.chance(0.8) {
+                return ["identifier": .string(active)]
+            }
             let pending = model.pendingRequests.map(\.0)
-            if method == OSLaunch.name, !pending.isEmpty, rng.chance(0.8) { return ["identifier": .string(pick(pending))] }
+            if method == OSLaunch.name, !pending.isEmpty, rng.chance(0.8) {
+                return ["identifier": .string(pick(pending))]
+            }
             return ["identifier": .string(pick([refreshID, processingID]))]
         case OSAdvanceTime.name: return ["seconds": advanceAmount(model: model)]
         case OSSetConditions.name: return conditionsParams()
@@ -93,7 +102,9 @@ public struct StepGenerator: Sendable {
             guard rng.chance(0.4) else { return }
             o[key] = rng.chance(0.85) ? pick(good) : pick(bad)
         }
-        maybe("iosSafetyTimeoutSecs", [28, 1, 5, 0.5, 30, 60, 0, -1, 2.000000001], bad: ["28", .null, .bool(true), .number(JSONNumber(literal: "1e400")!)])
+        maybe(
+            "iosSafetyTimeoutSecs", [28, 1, 5, 0.5, 30, 60, 0, -1, 2.000000001],
+            bad: ["28", .null, .bool(true), .number(JSONNumber(literal: "1e400")!)])
         maybe("iosProcessingSafetyTimeoutSecs", [0, 10, 45, -5, .null, 1.5], bad: ["10", .bool(false)])
         maybe("iosEarliestRefreshBeginMinutes", [15, 0, 1, 0.5, -1, 0.25], bad: ["15", .null])
         maybe("iosEarliestProcessingBeginMinutes", [15, 0, 1, 2, 0.75], bad: [.bool(true), .array([])])
@@ -128,7 +139,9 @@ public struct StepGenerator: Sendable {
         if rng.chance(0.5) { o["autoLaunch"] = .bool(rng.chance(0.7)) }
         if rng.chance(0.3) { o["externalPower"] = .bool(rng.chance(0.5)) }
         if rng.chance(0.3) { o["networkConnected"] = .bool(rng.chance(0.6)) }
-        if rng.chance(0.15) { o["backgroundRefreshStatus"] = .string(pick(["available", "available", "denied", "restricted"])) }
+        if rng.chance(0.15) {
+            o["backgroundRefreshStatus"] = .string(pick(["available", "available", "denied", "restricted"]))
+        }
         return .object(o)
     }
 }

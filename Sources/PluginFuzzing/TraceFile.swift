@@ -76,7 +76,9 @@ public struct TraceFile: Sendable {
 
     /// Reads a trace file.
     public static func read(path: String) throws(ReadError) -> TraceFile {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ReadError(description: "cannot read \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ReadError(description: "cannot read \(path)")
+        }
         let rawLines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
         guard let first = rawLines.first else { throw ReadError(description: "\(path) is empty") }
         func parse(_ s: Substring, _ n: Int) throws(ReadError) -> JSONValue {
@@ -90,9 +92,13 @@ public struct TraceFile: Sendable {
         guard h["kind"]?.stringValue == "header", let level = h["level"]?.stringValue,
             let profile = h["profile"]?.stringValue.flatMap(Profile.init(rawValue:)),
             let seedText = h["seed"]?.description, let seed = UInt64(seedText)
-        else { throw ReadError(description: "\(path):1: not a trace header (kind, level, profile and seed are required)") }
+        else {
+            throw ReadError(description: "\(path):1: not a trace header (kind, level, profile and seed are required)")
+        }
         var extra: [String: JSONValue] = [:]
-        for (k, v) in h.objectValue ?? [:] where !["kind", "version", "level", "profile", "seed", "finding", "explanation", "pluginArguments"].contains(k) {
+        for (k, v) in h.objectValue ?? [:]
+        where !["kind", "version", "level", "profile", "seed", "finding", "explanation", "pluginArguments"].contains(k)
+        {
             extra[k] = v
         }
         let header = Header(

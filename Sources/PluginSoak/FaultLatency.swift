@@ -64,7 +64,9 @@ package enum FaultLatency {
         }
     }
 
-    private static func connect(_ plugin: String, _ arguments: [String], environment: [String: String] = [:]) throws -> PluginConnection {
+    private static func connect(_ plugin: String, _ arguments: [String], environment: [String: String] = [:]) throws
+        -> PluginConnection
+    {
         do {
             return try PluginConnection(
                 plugin: .init(executable: plugin, arguments: arguments, environment: environment),
@@ -98,14 +100,18 @@ package enum FaultLatency {
 
         func wait() throws {
             guard done.wait(timeout: .now() + FaultLatency.hangLimit) == .success else {
-                throw Failure(description: "pending calls were not failed within 10 s (\(state.withLock { $0.left }) still pending)")
+                throw Failure(
+                    description:
+                        "pending calls were not failed within 10 s (\(state.withLock { $0.left }) still pending)")
             }
         }
 
         func expectAll(_ error: HostError) throws {
             let (errors, answered) = state.withLock { ($0.errors, $0.answered) }
             guard answered == 0, errors.allSatisfy({ $0 == error }) else {
-                throw Failure(description: "expected every pending call to fail with \(error); got \(errors), \(answered) answered")
+                throw Failure(
+                    description:
+                        "expected every pending call to fail with \(error); got \(errors), \(answered) answered")
             }
         }
     }
@@ -145,7 +151,9 @@ package enum FaultLatency {
     }
 
     private static func reaped(_ process: PluginProcess, since start: ContinuousClock.Instant) throws -> Double {
-        guard process.waitForExit(timeout: .seconds(10)) != nil else { throw Failure(description: "the child was not reaped within 10 s") }
+        guard process.waitForExit(timeout: .seconds(10)) != nil else {
+            throw Failure(description: "the child was not reaped within 10 s")
+        }
         return (ContinuousClock.now - start).milliseconds
     }
 
@@ -165,7 +173,9 @@ package enum FaultLatency {
         }
         let pending = Pending()
         pending.start([WaitForCancel.name, PluginStateMethod.name, OSPendingTaskRequests.name], on: connection)
-        guard connection.pendingCount == 3 else { throw Failure(description: "expected 3 pending calls, have \(connection.pendingCount)") }
+        guard connection.pendingCount == 3 else {
+            throw Failure(description: "expected 3 pending calls, have \(connection.pendingCount)")
+        }
         let start = ContinuousClock.now
         kill(process.pid, signal)
         if signal != SIGKILL { kill(process.pid, SIGCONT) }
@@ -214,7 +224,9 @@ package enum FaultLatency {
             throw Failure(description: "the plugin did not exit within 10 s of its stdin closing")
         }
         let exited = (ContinuousClock.now - start).milliseconds
-        guard status == .exited(0) else { throw Failure(description: "the plugin \(status) when its stdin closed (expected exit 0)") }
+        guard status == .exited(0) else {
+            throw Failure(description: "the plugin \(status) when its stdin closed (expected exit 0)")
+        }
         try pending.wait()
         try pending.expectAll(.pluginExited(.exited(0)))
         return Trial(noticedMs: exited, reapedMs: exited)
@@ -249,12 +261,16 @@ package enum FaultLatency {
         guard let status = child.waitForExit(timeout: .seconds(10)) else {
             let holders = processesHolding(pipeName)
             child.kill(SIGKILL)
-            throw Failure(description: "the plugin did not exit within 10 s of its stdout closing (\(pipeName) still open in: \(holders))")
+            throw Failure(
+                description:
+                    "the plugin did not exit within 10 s of its stdout closing (\(pipeName) still open in: \(holders))")
         }
         let exited = (ContinuousClock.now - start).milliseconds
         child.close(grace: .seconds(1))  // its stderr forwarded to the end
         let text = stderrText.withLock { $0 }
-        guard status == .exited(0) else { throw Failure(description: "the plugin \(status) on a closed stdout (expected exit 0); stderr: \(text)") }
+        guard status == .exited(0) else {
+            throw Failure(description: "the plugin \(status) on a closed stdout (expected exit 0); stderr: \(text)")
+        }
         guard text.contains("stdout was closed"), !text.contains("Fatal error"), !text.contains("Crash") else {
             throw Failure(description: "unexpected stderr on a closed stdout: \(text)")
         }
@@ -268,7 +284,9 @@ package enum FaultLatency {
         for pid in (try? fm.contentsOfDirectory(atPath: "/proc")) ?? [] where Int(pid) != nil {
             let fds = (try? fm.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
             if fds.contains(where: { (try? fm.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == name }) {
-                let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?.replacingOccurrences(of: "\0", with: " ") ?? "?"
+                let command =
+                    (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?.replacingOccurrences(
+                        of: "\0", with: " ") ?? "?"
                 found.append("\(pid) \(command.prefix(120))")
             }
         }

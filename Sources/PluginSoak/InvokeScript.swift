@@ -24,11 +24,17 @@ struct InvokeScript {
         return Self.steps[position]
     }
 
-    static func invoke(_ method: String, _ params: JSONValue? = nil, _ expectation: String, _ expect: @escaping @Sendable (Result<JSONValue, HostError>) -> Bool) -> Step {
+    static func invoke(
+        _ method: String, _ params: JSONValue? = nil, _ expectation: String,
+        _ expect: @escaping @Sendable (Result<JSONValue, HostError>) -> Bool
+    ) -> Step {
         Step(method: method, params: params, isInvoke: true, expectation: expectation, expect: expect)
     }
 
-    static func os(_ method: String, _ params: JSONValue?, _ expectation: String, _ expect: @escaping @Sendable (Result<JSONValue, HostError>) -> Bool) -> Step {
+    static func os(
+        _ method: String, _ params: JSONValue?, _ expectation: String,
+        _ expect: @escaping @Sendable (Result<JSONValue, HostError>) -> Bool
+    ) -> Step {
         Step(method: method, params: params, isInvoke: false, expectation: expectation, expect: expect)
     }
 

@@ -55,14 +55,17 @@ extension SoakRunner {
             throw SoakError("fuzz case \(index): the barrier failed: \(error)")
         }
         if state["counters"]?["violations"] != .number(0) {
-            record("fuzz case \(index): counters.violations is \(state["counters"]?["violations"]?.description ?? "missing")")
+            record(
+                "fuzz case \(index): counters.violations is \(state["counters"]?["violations"]?.description ?? "missing")"
+            )
         }
     }
 
     /// Frames that are not valid requests (their answers have id null).
     static let malformed: [[UInt8]] = [
         Array(#"{"jsonrpc":"2.0","id":"m","method":"#.utf8),
-        Array(#"{"jsonrpc":"2.0","id":"m","method":"plugin/state","params":{"label":""#.utf8) + [0xC0, 0xAF] + Array(#""}}"#.utf8),
+        Array(#"{"jsonrpc":"2.0","id":"m","method":"plugin/state","params":{"label":""#.utf8) + [0xC0, 0xAF]
+            + Array(#""}}"#.utf8),
         Array(#"{"jsonrpc":"2.0","id":"m","method":"plugin/state","params":{"label":"\ud800"}}"#.utf8),
         Array("[]".utf8), Array("[1,2]".utf8), Array("{}".utf8), Array(#""x""#.utf8), Array("null".utf8),
         Array(String(repeating: "[", count: 1000).utf8),

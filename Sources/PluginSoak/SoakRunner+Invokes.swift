@@ -7,7 +7,9 @@ import Synchronization
 extension SoakRunner {
     /// Sends `count` invokes of the script (and the `os/` calls between them),
     /// at most `window` in flight; every answer is checked against the script.
-    func runInvokes(_ count: Int, script: inout InvokeScript, on connection: PluginConnection, report: inout Report) throws -> (Int, Int) {
+    func runInvokes(_ count: Int, script: inout InvokeScript, on connection: PluginConnection, report: inout Report)
+        throws -> (Int, Int)
+    {
         guard count > 0 else { return (0, 0) }
         // The script starts from a fresh plugin (the fuzz cases leave it anywhere).
         do {
@@ -18,7 +20,8 @@ extension SoakRunner {
         let permits = DispatchSemaphore(value: settings.window)
         let group = DispatchGroup()
         let mismatches = Mutex<(count: Int, first: [String])>((0, []))
-        var invokes = 0, requests = 0
+        var invokes = 0
+        var requests = 0
         // Whole cycles only, so that every waitForCancel is answered within the batch.
         while invokes < count || !script.atCycleStart {
             let step = script.next()
@@ -30,7 +33,9 @@ extension SoakRunner {
                 if !step.expect(result) {
                     mismatches.withLock { m in
                         m.count += 1
-                        if m.first.count < 5 { m.first.append("\(step.method): expected \(step.expectation), got \(result)") }
+                        if m.first.count < 5 {
+                            m.first.append("\(step.method): expected \(step.expectation), got \(result)")
+                        }
                     }
                 }
                 permits.signal()
@@ -43,7 +48,9 @@ extension SoakRunner {
         let m = mismatches.withLock { $0 }
         report.invokeMismatches += m.count
         report.firstMismatches += m.first.prefix(5 - min(5, report.firstMismatches.count))
-        if let failure = connection.pendingCount > 0 ? "host still has \(connection.pendingCount) pending calls after a round" : nil {
+        if let failure = connection.pendingCount > 0
+            ? "host still has \(connection.pendingCount) pending calls after a round" : nil
+        {
             throw SoakError(failure)
         }
         return (invokes, requests)

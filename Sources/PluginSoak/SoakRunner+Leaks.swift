@@ -10,9 +10,11 @@ extension SoakRunner {
         do {
             _ = try connection.callBlocking(method: PluginReset.name, params: nil, timeout: .seconds(60))
             let state = try connection.callBlocking(method: PluginStateMethod.name, params: nil, timeout: .seconds(60))
-            report.pluginPendingAtEnd = "pendingCancelInvoke \(state["pendingCancelInvoke"]?.description ?? "missing"), cancelInvokePending \(state["cancelInvokePending"]?.description ?? "missing")"
+            report.pluginPendingAtEnd =
+                "pendingCancelInvoke \(state["pendingCancelInvoke"]?.description ?? "missing"), cancelInvokePending \(state["cancelInvokePending"]?.description ?? "missing")"
             if state["pendingCancelInvoke"] != .null || state["cancelInvokePending"] == .bool(true) {
-                report.error = "the plugin still has a pending waitForCancel after a reset: \(report.pluginPendingAtEnd)"
+                report.error =
+                    "the plugin still has a pending waitForCancel after a reset: \(report.pluginPendingAtEnd)"
             }
             // Probe: requests reusing ids the connection used (and got answered) earlier.
             let probes = min(1000, requests)
@@ -37,12 +39,15 @@ extension SoakRunner {
             report.probedIDs = probeIDs.count
             report.leakedPluginIDs = probeIDs.filter { answers[$0] != 0 }.count
             if report.leakedPluginIDs > 0 {
-                report.error = "\(report.leakedPluginIDs) of \(probeIDs.count) ids answered long ago are still pending in the plugin (-32600 on reuse, or no answer)"
+                report.error =
+                    "\(report.leakedPluginIDs) of \(probeIDs.count) ids answered long ago are still pending in the plugin (-32600 on reuse, or no answer)"
             }
         } catch {
             report.error = "the final checks failed: \(error)"
         }
         report.hostPendingAtEnd = connection.pendingCount
-        if report.hostPendingAtEnd != 0 { report.error = report.error ?? "the host's pending table still holds \(report.hostPendingAtEnd) calls" }
+        if report.hostPendingAtEnd != 0 {
+            report.error = report.error ?? "the host's pending table still holds \(report.hostPendingAtEnd) calls"
+        }
     }
 }

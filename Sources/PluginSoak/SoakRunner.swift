@@ -61,7 +61,9 @@ package final class SoakRunner: Sendable {
             return report
         }
         let started = ContinuousClock.now
-        var invokesDone = 0, requestsDone = 0, casesDone = 0
+        var invokesDone = 0
+        var requestsDone = 0
+        var casesDone = 0
         var script = InvokeScript()
         var rng = SplitMix64(seed: settings.seed)
         let rounds = max(1, settings.rounds)
@@ -69,7 +71,8 @@ package final class SoakRunner: Sendable {
             let invokeTarget = settings.invokes * round / rounds
             let caseTarget = settings.fuzzCases * round / rounds
             do {
-                let (invokes, requests) = try runInvokes(invokeTarget - invokesDone, script: &script, on: connection, report: &report)
+                let (invokes, requests) = try runInvokes(
+                    invokeTarget - invokesDone, script: &script, on: connection, report: &report)
                 invokesDone += invokes
                 requestsDone += requests
                 while casesDone < caseTarget {
@@ -86,11 +89,15 @@ package final class SoakRunner: Sendable {
             }
             let sample = Sample(
                 round: round, invokes: invokesDone, requests: requestsDone, fuzzCases: casesDone,
-                seconds: (ContinuousClock.now - started).milliseconds / 1000, plugin: plugin, host: host, hostPending: connection.pendingCount)
+                seconds: (ContinuousClock.now - started).milliseconds / 1000, plugin: plugin, host: host,
+                hostPending: connection.pendingCount)
             report.samples.append(sample)
-            progress(String(
-                format: "soak: round %d/%d: %d invokes (%d requests), %d fuzz cases, plugin RSS %d KiB (peak %d), host RSS %d KiB, host pending %d, %.1f s",
-                round, rounds, invokesDone, requestsDone, casesDone, plugin.rss, plugin.peak, host.rss, sample.hostPending, sample.seconds))
+            progress(
+                String(
+                    format:
+                        "soak: round %d/%d: %d invokes (%d requests), %d fuzz cases, plugin RSS %d KiB (peak %d), host RSS %d KiB, host pending %d, %.1f s",
+                    round, rounds, invokesDone, requestsDone, casesDone, plugin.rss, plugin.peak, host.rss,
+                    sample.hostPending, sample.seconds))
         }
         shared.withLock { s in
             report.fuzzViolations = s.violationCount
@@ -105,7 +112,9 @@ package final class SoakRunner: Sendable {
 
     private func runFaultTrials(_ report: inout Report) {
         for kind in FaultLatency.Kind.allCases {
-            var noticed: [Double] = [], reaped: [Double] = [], failures: [String] = []
+            var noticed: [Double] = []
+            var reaped: [Double] = []
+            var failures: [String] = []
             for _ in 0..<settings.faultTrials {
                 do {
                     let t = try FaultLatency.trial(kind, plugin: settings.plugin, arguments: settings.pluginArguments)
@@ -117,8 +126,12 @@ package final class SoakRunner: Sendable {
             }
             let figures = FaultFigures(kind: kind, noticed: Millis(noticed), reaped: Millis(reaped), failures: failures)
             report.faults.append(figures)
-            progress(String(format: "soak: fault %@: p50 %.2f ms, p99 %.2f ms, max %.2f ms over %d trials%@", kind.rawValue, figures.noticed.p50,
-                            figures.noticed.p99, figures.noticed.max, noticed.count, failures.isEmpty ? "" : ", \(failures.count) failed"))
+            progress(
+                String(
+                    format: "soak: fault %@: p50 %.2f ms, p99 %.2f ms, max %.2f ms over %d trials%@", kind.rawValue,
+                    figures.noticed.p50,
+                    figures.noticed.p99, figures.noticed.max, noticed.count,
+                    failures.isEmpty ? "" : ", \(failures.count) failed"))
         }
     }
 }

@@ -36,7 +36,10 @@ struct CommandLineTests {
         (["--bundle-id", ""], "--bundle-id must be a non-empty identifier without spaces"),
         (["--bundle-id", "a b"], "--bundle-id must be a non-empty identifier without spaces"),
         (["--events=yes"], "--events takes no value"),
-        (["--info-plist", "/nonexistent/Info.plist"], "--info-plist: cannot read Info.plist at /nonexistent/Info.plist"),
+        (
+            ["--info-plist", "/nonexistent/Info.plist"],
+            "--info-plist: cannot read Info.plist at /nonexistent/Info.plist"
+        ),
     ])
     func usageError(arguments: [String], reason: String) throws {
         let run = try Plugin.run(arguments, [state(1)])
@@ -57,8 +60,15 @@ struct CommandLineTests {
 
     /// `--flag=value` is accepted like `--flag value`.
     @Test func inlineValues() throws {
-        let lines = try Plugin.lines(["--profile=strict", "--bundle-id=org.demo", "--clock=virtual"], [req(1, "initialize")])
-        #expect(lines == [ok(1, #"{"bundleIdentifier":"org.demo","clock":"virtual","profile":"strict","protocolVersion":"1","serverInfo":{"name":"background-service-plugin","version":"0.1.0"},"taskIdentifiers":{"processing":"org.demo.bg-processing","refresh":"org.demo.bg-refresh"}}"#)])
+        let lines = try Plugin.lines(
+            ["--profile=strict", "--bundle-id=org.demo", "--clock=virtual"], [req(1, "initialize")])
+        #expect(
+            lines == [
+                ok(
+                    1,
+                    #"{"bundleIdentifier":"org.demo","clock":"virtual","profile":"strict","protocolVersion":"1","serverInfo":{"name":"background-service-plugin","version":"0.1.0"},"taskIdentifiers":{"processing":"org.demo.bg-processing","refresh":"org.demo.bg-refresh"}}"#
+                )
+            ])
     }
 
     /// stdout carries protocol frames only; logs go to stderr.

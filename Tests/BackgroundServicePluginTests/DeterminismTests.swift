@@ -24,7 +24,8 @@ struct DeterminismTests {
                 }
                 // Begin offsets stay positive (or wrong-typed): with offset and timeout both
                 // <= 0 and autoLaunch on, every 0.1 ms of an advance would be a launch.
-                for key in ["iosEarliestRefreshBeginMinutes", "iosEarliestProcessingBeginMinutes"] where rng.next() % 3 == 0 {
+                for key in ["iosEarliestRefreshBeginMinutes", "iosEarliestProcessingBeginMinutes"]
+                where rng.next() % 3 == 0 {
                     fields.append("\"\(key)\":\(pick(minutes))")
                 }
                 for key in ["iosRequiresExternalPower", "iosRequiresNetworkConnectivity"] where rng.next() % 4 == 0 {
@@ -32,23 +33,43 @@ struct DeterminismTests {
                 }
                 line = req(id, "startKeepalive", "{\(fields.joined(separator: ","))}")
             case 2, 3: line = req(id, "waitForCancel")
-            case 4, 5: line = req(id, "completeBgTask", pick([nil, #"{"success":true}"#, #"{"success":false}"#, #"{"success":"no"}"#]))
+            case 4, 5:
+                line = req(
+                    id, "completeBgTask",
+                    pick([nil, #"{"success":true}"#, #"{"success":false}"#, #"{"success":"no"}"#]))
             case 6: line = req(id, "stopKeepalive")
             case 7: line = req(id, "cancelCancelListener")
             case 8, 9: line = launch(id, pick(identifiers))
             case 10: line = expire(id, pick(identifiers))
-            case 11, 12, 13: line = advance(id, pick(["0", "1", "10", "27.999999999", "28", "100", "900", "1000.5", "-1", "\"s\""]))
+            case 11, 12, 13:
+                line = advance(id, pick(["0", "1", "10", "27.999999999", "28", "100", "900", "1000.5", "-1", "\"s\""]))
             case 14:
-                line = conditions(id, pick([
-                    #"{"autoLaunch":true}"#, #"{"autoLaunch":false}"#, #"{"externalPower":true}"#, #"{"externalPower":false}"#,
-                    #"{"networkConnected":false}"#, #"{"networkConnected":true}"#, #"{"backgroundRefreshStatus":"denied"}"#,
-                    #"{"backgroundRefreshStatus":"available"}"#, #"{"autoLaunch":"on"}"#,
-                ]))
+                line = conditions(
+                    id,
+                    pick([
+                        #"{"autoLaunch":true}"#, #"{"autoLaunch":false}"#, #"{"externalPower":true}"#,
+                        #"{"externalPower":false}"#,
+                        #"{"networkConnected":false}"#, #"{"networkConnected":true}"#,
+                        #"{"backgroundRefreshStatus":"denied"}"#,
+                        #"{"backgroundRefreshStatus":"available"}"#, #"{"autoLaunch":"on"}"#,
+                    ]))
             case 15: line = req(id, "os/pendingTaskRequests")
-            case 16: line = req(id, "os/submit", #"{"identifier":"\#(pick(identifiers))","kind":"\#(pick(["refresh", "processing"]))","earliestBeginDate":\#(pick(["0", "50", "null"]))}"#)
-            case 17: line = pick([state(id), initialize(id, events: rng.next() % 2 == 0), note(pick(["cancelCancelListener", "os/advanceTime"]), #"{"seconds":3}"#)])
-            case 18: line = "[\(req(id, "os/advanceTime", #"{"seconds":2}"#)),\(req(id + 100_000, "waitForCancel")),\(state(id + 200_000))]"
-            default: line = rng.next() % 4 == 0 ? req(id, "plugin/reset") : req(id, pick(["nope", "os/pendingTaskRequests"]))
+            case 16:
+                line = req(
+                    id, "os/submit",
+                    #"{"identifier":"\#(pick(identifiers))","kind":"\#(pick(["refresh", "processing"]))","earliestBeginDate":\#(pick(["0", "50", "null"]))}"#
+                )
+            case 17:
+                line = pick([
+                    state(id), initialize(id, events: rng.next() % 2 == 0),
+                    note(pick(["cancelCancelListener", "os/advanceTime"]), #"{"seconds":3}"#),
+                ])
+            case 18:
+                line =
+                    "[\(req(id, "os/advanceTime", #"{"seconds":2}"#)),\(req(id + 100_000, "waitForCancel")),\(state(id + 200_000))]"
+            default:
+                line =
+                    rng.next() % 4 == 0 ? req(id, "plugin/reset") : req(id, pick(["nope", "os/pendingTaskRequests"]))
             }
             lines.append(line)
         }
@@ -67,7 +88,10 @@ struct DeterminismTests {
         #expect(!first.timedOut && !second.timedOut)
         #expect(first.stdout == second.stdout)
         let text = String(decoding: first.stdout, as: UTF8.self)
-        for needle in ["os/taskLaunched", "plugin/safetyTimer", "os/taskCompleted", "\"reason\":\"completed\"", "\"reason\":\"stopped\"", "os/submitFailed", "-32002", "-32602"] {
+        for needle in [
+            "os/taskLaunched", "plugin/safetyTimer", "os/taskCompleted", "\"reason\":\"completed\"",
+            "\"reason\":\"stopped\"", "os/submitFailed", "-32002", "-32602",
+        ] {
             #expect(text.contains(needle), "the script never produced \(needle)")
         }
         #expect(first.lines.count > 1_000)

@@ -10,26 +10,30 @@ struct HistoryMutantTests {
     /// `complete-both-references`: the expiration completes the task through the reference its
     /// closure captured, then through the stored one: a second `setTaskCompleted`.
     @Test func completeBothReferences() throws {
-        let run = try Plugin.run(["--events"], Self.prefix + [expire(4, refreshID)],
-                                 environment: ["BSP_FAULT": "complete-both-references"])
-        #expect(run.lines == Self.prefixOutput + [
-            evExpired(refreshID, at: "0"), evCompleted(refreshID, false, at: "0"), ok(2),
-            evViolation(
-                "exactly-once",
-                "setTaskCompleted(success: false) called again for \(refreshID) launched at 0; ignored"),
-            evSubmitted(refreshID, "900"), evSubmitted(processingID, "900"), evTimer("invalidated", "28"), ok(4),
-        ])
+        let run = try Plugin.run(
+            ["--events"], Self.prefix + [expire(4, refreshID)],
+            environment: ["BSP_FAULT": "complete-both-references"])
+        #expect(
+            run.lines == Self.prefixOutput + [
+                evExpired(refreshID, at: "0"), evCompleted(refreshID, false, at: "0"), ok(2),
+                evViolation(
+                    "exactly-once",
+                    "setTaskCompleted(success: false) called again for \(refreshID) launched at 0; ignored"),
+                evSubmitted(refreshID, "900"), evSubmitted(processingID, "900"), evTimer("invalidated", "28"), ok(4),
+            ])
     }
 
     /// `safety-timer-rejects`: the timer rejects the pending `waitForCancel` (so the Rust side
     /// takes it for a natural completion and never stops the service) instead of resolving it.
     @Test func safetyTimerRejects() throws {
-        let run = try Plugin.run(["--events"], Self.prefix + [advance(4, "28")],
-                                 environment: ["BSP_FAULT": "safety-timer-rejects"])
-        #expect(run.lines == Self.prefixOutput + [
-            evTimer("fired", "28"), rejected(2, "completed"), evCompleted(refreshID, false, at: "28"),
-            evSubmitted(refreshID, "928"), evSubmitted(processingID, "928"), now(4, "28"),
-        ])
+        let run = try Plugin.run(
+            ["--events"], Self.prefix + [advance(4, "28")],
+            environment: ["BSP_FAULT": "safety-timer-rejects"])
+        #expect(
+            run.lines == Self.prefixOutput + [
+                evTimer("fired", "28"), rejected(2, "completed"), evCompleted(refreshID, false, at: "28"),
+                evSubmitted(refreshID, "928"), evSubmitted(processingID, "928"), now(4, "28"),
+            ])
     }
 
     /// `reschedule-without-task`: `completeBgTask` with no task active submits both requests.
@@ -49,7 +53,8 @@ struct HistoryMutantTests {
         var s = StateLine()
         (s.violations, s.dropped) = (1, 1)
         #expect(run.lines == [ok(2), s.line(3)])
-        #expect(run.stderr.contains(
-            "violation of invoke.never-answered: waitForCancel request 1 was let go of without an answer"))
+        #expect(
+            run.stderr.contains(
+                "violation of invoke.never-answered: waitForCancel request 1 was let go of without an answer"))
     }
 }

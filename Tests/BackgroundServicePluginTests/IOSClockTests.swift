@@ -1,7 +1,8 @@
 import Foundation
-@testable import BackgroundServicePlugin
 import HostProtocol
 import Testing
+
+@testable import BackgroundServicePlugin
 
 /// `--os ios`, rules ios.clock, ios.determinism: every autonomous event at its own
 /// time, a whole day in one call, a bounded advance that stops cleanly, the real clock.
@@ -71,11 +72,14 @@ struct IOSClockTests {
 
     /// `plugin/reset` starts the policy's generator again from its seed.
     @Test func resetRestartsTheGenerator() throws {
-        let lines = try Plugin.lines(iosFlags(seed: 5), [
-            req(1, "startKeepalive"), explain(2, refreshID), advance(3, "5000"), req(4, "plugin/reset"),
-            req(5, "startKeepalive"), explain(6, refreshID),
-        ])
-        let first = try Replies.explanation(2, in: lines), second = try Replies.explanation(6, in: lines)
+        let lines = try Plugin.lines(
+            iosFlags(seed: 5),
+            [
+                req(1, "startKeepalive"), explain(2, refreshID), advance(3, "5000"), req(4, "plugin/reset"),
+                req(5, "startKeepalive"), explain(6, refreshID),
+            ])
+        let first = try Replies.explanation(2, in: lines)
+        let second = try Replies.explanation(6, in: lines)
         #expect(first.plannedAt != nil && first.plannedAt == second.plannedAt)
     }
 
@@ -87,22 +91,26 @@ struct IOSClockTests {
         // In process, with the bound lowered from 100,000 to 1,000 (the same rule, 1% of the output).
         var options = try Dispatching.options(.serial, os: .ios)
         options.iosAdvanceEventBound = 1000
-        let lines = try Dispatching.lines([
-            setPolicy(
-                1, #"{"minLaunchSpacingSecs":0,"energyBudgetLaunches":100000,"refreshDelayMaxSecs":0,"#
-                    + #""processingDelayMaxSecs":0}"#),
-            req(
-                2, "startKeepalive", #"{"iosSafetyTimeoutSecs":0,"iosEarliestRefreshBeginMinutes":0,"#
-                    + #""iosEarliestProcessingBeginMinutes":0,"iosProcessingSafetyTimeoutSecs":0}"#),
-            advance(3, "86400"), state(4), advance(5, "0"), state(6), advance(7, "1"), state(8),
-        ], options)
+        let lines = try Dispatching.lines(
+            [
+                setPolicy(
+                    1,
+                    #"{"minLaunchSpacingSecs":0,"energyBudgetLaunches":100000,"refreshDelayMaxSecs":0,"#
+                        + #""processingDelayMaxSecs":0}"#),
+                req(
+                    2, "startKeepalive",
+                    #"{"iosSafetyTimeoutSecs":0,"iosEarliestRefreshBeginMinutes":0,"#
+                        + #""iosEarliestProcessingBeginMinutes":0,"iosProcessingSafetyTimeoutSecs":0}"#),
+                advance(3, "86400"), state(4), advance(5, "0"), state(6), advance(7, "1"), state(8),
+            ], options)
         let error = try #require(Replies.find(3, in: lines)?["error"])
         #expect(error["code"]?.int64Value == -32002)
         let stop = try #require(error["data"]?["now"]?.description)
         let performed = try #require(Self.eventsPerformed(by: 3, after: 2, in: lines))
         #expect((1000..<2000).contains(performed))
-        #expect(error["message"]?.stringValue == "Invalid state: os/advanceTime stopped at \(stop) s after \(performed) "
-            + "autonomous events (timer firings, expirations, kills, launches); advance again to go on")
+        #expect(
+            error["message"]?.stringValue == "Invalid state: os/advanceTime stopped at \(stop) s after \(performed) "
+                + "autonomous events (timer firings, expirations, kills, launches); advance again to go on")
         let at = try Replies.state(4, in: lines)
         #expect(at.now.decimalSeconds == stop && at.now < VirtualTime(seconds: 86400)!)
         #expect(lines.contains(now(5, stop)))
@@ -120,20 +128,25 @@ struct IOSClockTests {
         #expect(PluginOptions().iosAdvanceEventBound == 100_000, "the bound docs/protocol.md gives")
         var options = try Dispatching.options(.serial, os: .ios)
         options.iosAdvanceEventBound = 1000
-        let lines = try Dispatching.lines([
-            setPolicy(
-                1, #"{"refreshEarlyExpiryChance":1,"refreshEarlyExpiryMinSecs":0,"refreshEarlyExpiryMaxSecs":0,"#
-                    + #""refreshDelayMaxSecs":0,"minLaunchSpacingSecs":0,"energyBudgetLaunches":1000}"#),
-            conditions(2, #"{"autoLaunch":false}"#), advance(3, "86400"),
-            req(4, "startKeepalive", #"{"iosEarliestRefreshBeginMinutes":0,"iosEarliestProcessingBeginMinutes":1000}"#),
-            conditions(5, #"{"autoLaunch":true}"#), advance(6, "1"), state(7), advance(8, "0"), state(9),
-        ], options)
+        let lines = try Dispatching.lines(
+            [
+                setPolicy(
+                    1,
+                    #"{"refreshEarlyExpiryChance":1,"refreshEarlyExpiryMinSecs":0,"refreshEarlyExpiryMaxSecs":0,"#
+                        + #""refreshDelayMaxSecs":0,"minLaunchSpacingSecs":0,"energyBudgetLaunches":1000}"#),
+                conditions(2, #"{"autoLaunch":false}"#), advance(3, "86400"),
+                req(
+                    4, "startKeepalive",
+                    #"{"iosEarliestRefreshBeginMinutes":0,"iosEarliestProcessingBeginMinutes":1000}"#),
+                conditions(5, #"{"autoLaunch":true}"#), advance(6, "1"), state(7), advance(8, "0"), state(9),
+            ], options)
         let error = try #require(Replies.find(6, in: lines)?["error"])
         #expect(error["data"] == ["now": 86400])
         #expect(try #require(Self.eventsPerformed(by: 6, after: 5, in: lines)) == 2000)
-        #expect(error["message"]?.stringValue == "Invalid state: os/advanceTime stopped at 86400 s after 2000 "
-            + "autonomous events (timer firings, expirations, kills, launches), within that instant (the hard "
-            + "bound is 2000 events); advance again to run the events still due at 86400 s and go on")
+        #expect(
+            error["message"]?.stringValue == "Invalid state: os/advanceTime stopped at 86400 s after 2000 "
+                + "autonomous events (timer firings, expirations, kills, launches), within that instant (the hard "
+                + "bound is 2000 events); advance again to run the events still due at 86400 s and go on")
         let stopped = try Replies.state(7, in: lines)
         #expect(stopped.now == VirtualTime(seconds: 86400) && stopped.counters.launched == 1000)
         #expect(stopped.ios?.nextEventAt == VirtualTime(seconds: 86400), "something is still due at 86400 s")
@@ -148,9 +161,11 @@ struct IOSClockTests {
     /// that nothing but a change of the clock would help (it never moves again).
     @Test func atTheClockLimitNothingLaunches() throws {
         let limit = VirtualTime(nanoseconds: VirtualTime.limit).decimalSeconds
-        let lines = try Plugin.lines(iosFlags(), [
-            advance(1, "1e300"), req(2, "startKeepalive"), advance(3, "0"), explain(4, refreshID), state(5),
-        ])
+        let lines = try Plugin.lines(
+            iosFlags(),
+            [
+                advance(1, "1e300"), req(2, "startKeepalive"), advance(3, "0"), explain(4, refreshID), state(5),
+            ])
         #expect(lines.contains(now(1, limit)) && lines.contains(now(3, limit)))
         let s = try Replies.state(5, in: lines)
         #expect(s.counters.launched == 0 && s.ios?.nextEventAt == nil)
@@ -164,11 +179,13 @@ struct IOSClockTests {
     @Test func aBudgetAtTheClockLimitNeverComes() throws {
         let limit = VirtualTime(nanoseconds: VirtualTime.limit)
         let early = limit.adding(nanoseconds: -10_000_000_000).decimalSeconds
-        let lines = try Plugin.lines(iosFlags(), [
-            setPolicy(1, calmPolicy), conditions(2, #"{"autoLaunch":false}"#), advance(3, early),
-            req(4, "startKeepalive", #"{"iosEarliestRefreshBeginMinutes":0}"#), launch(5, refreshID),
-            explain(6, processingID), advance(7, "1e300"), state(8), explain(9, processingID),
-        ])
+        let lines = try Plugin.lines(
+            iosFlags(),
+            [
+                setPolicy(1, calmPolicy), conditions(2, #"{"autoLaunch":false}"#), advance(3, early),
+                req(4, "startKeepalive", #"{"iosEarliestRefreshBeginMinutes":0}"#), launch(5, refreshID),
+                explain(6, processingID), advance(7, "1e300"), state(8), explain(9, processingID),
+            ])
         #expect(lines.contains(now(7, limit.decimalSeconds)))
         let s = try Replies.state(8, in: lines)
         #expect(s.activeTask?.identifier == refreshID && s.counters.expired == 0 && s.counters.completed == 0)

@@ -16,7 +16,8 @@ struct LSPInputTests {
         let separator = Array("\r\n\r\n".utf8)
         while !rest.isEmpty {
             guard let end = rest.indices.first(where: { rest[$0...].starts(with: separator) }) else {
-                Issue.record("unterminated header in \(String(decoding: rest, as: UTF8.self))", sourceLocation: sourceLocation)
+                Issue.record(
+                    "unterminated header in \(String(decoding: rest, as: UTF8.self))", sourceLocation: sourceLocation)
                 return out
             }
             let header = String(decoding: rest[..<end], as: UTF8.self)
@@ -43,7 +44,9 @@ struct LSPInputTests {
     /// auto framing detects LSP; replies are LSP frames; header names are
     /// case-insensitive and other headers are ignored.
     @Test func lspRoundTrip() throws {
-        let input = Self.frame(advance(1, "2")) + "content-type: application/json\r\n" + Self.frame(state(2), header: "CONTENT-LENGTH")
+        let input =
+            Self.frame(advance(1, "2")) + "content-type: application/json\r\n"
+            + Self.frame(state(2), header: "CONTENT-LENGTH")
         let (bodies, run) = try Self.run(input)
         var s = StateLine()
         s.now = "2"
@@ -70,27 +73,39 @@ struct LSPInputTests {
         let (bodies, run) = try Self.run(Self.frame(advance(1, "1")) + "Content-Length: 100\r\n\r\n{\"json")
         #expect(!run.timedOut)
         #expect(run.status == 0)
-        #expect(bodies == [now(1, "1"), failure("null", -32700, "Parse error: truncated frame at end of input: body has 6 of 100 bytes")])
+        #expect(
+            bodies == [
+                now(1, "1"),
+                failure("null", -32700, "Parse error: truncated frame at end of input: body has 6 of 100 bytes"),
+            ])
     }
 
     /// An LSP body longer than --max-frame-bytes: -32600, skipped, serving continues.
     @Test func oversizedBody() throws {
-        let long = #"{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":""# + String(repeating: "y", count: 100) + #""}}"#
+        let long =
+            #"{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":""# + String(repeating: "y", count: 100) + #""}}"#
         let (bodies, run) = try Self.run(Self.frame(long) + Self.frame(state(2)), ["--max-frame-bytes", "80"])
         #expect(run.status == 0)
-        #expect(bodies == [failure("null", -32600, "Invalid Request: frame of \(long.utf8.count) bytes exceeds the limit of 80 bytes"), StateLine().line(2)])
+        #expect(
+            bodies == [
+                failure(
+                    "null", -32600, "Invalid Request: frame of \(long.utf8.count) bytes exceeds the limit of 80 bytes"),
+                StateLine().line(2),
+            ])
     }
 
     /// Not JSON inside a well-framed body: -32700, and the next frame is served.
     @Test func notJSONBody() throws {
         let (bodies, _) = try Self.run(Self.frame("{oops") + Self.frame(state(2)))
-        #expect(bodies == [failure("null", -32700, "Parse error: expected a string key at byte 1"), StateLine().line(2)])
+        #expect(
+            bodies == [failure("null", -32700, "Parse error: expected a string key at byte 1"), StateLine().line(2)])
     }
 
     /// `--framing ndjson`: a first line that is not JSON is -32700 (not taken as LSP).
     @Test func forcedNDJSON() throws {
         let run = try Plugin.run(["--framing", "ndjson"], ["hello", state(1)])
-        #expect(run.lines == [failure("null", -32700, "Parse error: unexpected character at byte 0"), StateLine().line(1)])
+        #expect(
+            run.lines == [failure("null", -32700, "Parse error: unexpected character at byte 0"), StateLine().line(1)])
     }
 
     /// `--framing lsp`: an ndjson line is a bad header, not a request.

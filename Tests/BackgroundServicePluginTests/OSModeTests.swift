@@ -23,19 +23,25 @@ struct OSModeTests {
         let manual = try Plugin.run(["--os", "manual", "--os-seed", "99"], Self.script)
         #expect(plain.stdout == manual.stdout && plain.status == 0)
         let lines = plain.lines
-        #expect(lines[0] == ok(1, #"{"bundleIdentifier":"com.example.app","clock":"virtual","profile":"seed","#
-            + #""protocolVersion":"1","serverInfo":{"name":"background-service-plugin","version":"0.1.0"},"#
-            + #""taskIdentifiers":{"processing":"com.example.app.bg-processing","#
-            + #""refresh":"com.example.app.bg-refresh"}}"#))
+        #expect(
+            lines[0]
+                == ok(
+                    1,
+                    #"{"bundleIdentifier":"com.example.app","clock":"virtual","profile":"seed","#
+                        + #""protocolVersion":"1","serverInfo":{"name":"background-service-plugin","version":"0.1.0"},"#
+                        + #""taskIdentifiers":{"processing":"com.example.app.bg-processing","#
+                        + #""refresh":"com.example.app.bg-refresh"}}"#))
         for (id, method) in [(3, "os/terminate"), (4, "os/openApp"), (5, "os/explain"), (6, "os/setPolicy")] {
             #expect(lines.contains(failure(id, -32601, "Method not found: \(method)")))
         }
         #expect(lines.contains(ok(7, AutoLaunchTests.conds(autoLaunch: false))))
         #expect(!lines.contains { $0.contains("os/taskExpired") || $0.contains("os/app") || $0.contains(#""ios":"#) })
-        let long = try Plugin.lines([], [
-            req(1, "startKeepalive", #"{"iosSafetyTimeoutSecs":1000}"#), launch(2, refreshID), advance(3, "900"),
-            state(4),
-        ])
+        let long = try Plugin.lines(
+            [],
+            [
+                req(1, "startKeepalive", #"{"iosSafetyTimeoutSecs":1000}"#), launch(2, refreshID), advance(3, "900"),
+                state(4),
+            ])
         #expect(try Replies.state(4, in: long).activeTask?.identifier == refreshID)
     }
 
@@ -47,12 +53,16 @@ struct OSModeTests {
         #expect(lines[0].contains(#""os":"ios","osSeed":18446744073709551615,"#))
         let s = try Replies.state(2, in: lines)
         #expect(s.conditions == .iosDefaults && s.counters.watchdogKills == 0)
-        #expect(s.ios == IOSStateSnapshot(
-            app: AppStatus(
-                phase: .running, launchCause: .user, launchedAt: .zero, forceQuit: false, registrationError: nil,
-                lastTermination: nil, launches: 1),
-            policy: .defaults, energy: .init(launchesAvailable: 12, capacity: 12, fullAt: .zero), runningTask: nil,
-            nextEventAt: nil))
+        #expect(
+            s.ios
+                == IOSStateSnapshot(
+                    app: AppStatus(
+                        phase: .running, launchCause: .user, launchedAt: .zero, forceQuit: false,
+                        registrationError: nil,
+                        lastTermination: nil, launches: 1),
+                    policy: .defaults, energy: .init(launchesAvailable: 12, capacity: 12, fullAt: .zero),
+                    runningTask: nil,
+                    nextEventAt: nil))
     }
 
     /// Bad flags are usage errors (exit 64); `--help` documents both.
@@ -79,36 +89,64 @@ struct OSModeTests {
     /// `os/setPolicy` and the ios members of `os/setConditions` check their params:
     /// -32602, and nothing changes.
     @Test(arguments: [
-        (setPolicy(3, #"{"refreshBudgetSecs":0}"#),
-         p + #"\"refreshBudgetSecs\" must be a number of seconds from 0.000000001 to 31536000, got 0"#),
-        (setPolicy(3, #"{"processingBudgetSecs":1e-10}"#),
-         p + #"\"processingBudgetSecs\" must be a number of seconds from 0.000000001 to 31536000, got 1e-10"#),
-        (setPolicy(3, #"{"watchdogGraceSecs":-1}"#),
-         p + #"\"watchdogGraceSecs\" must be a number of seconds from 0 to 31536000, got -1"#),
-        (setPolicy(3, #"{"minLaunchSpacingSecs":31536000.5}"#),
-         p + #"\"minLaunchSpacingSecs\" must be a number of seconds from 0 to 31536000, got 31536000.5"#),
-        (setPolicy(3, #"{"refreshDelayMaxSecs":"1"}"#),
-         p + #"\"refreshDelayMaxSecs\" must be a finite number, got string"#),
-        (setPolicy(3, #"{"refreshEarlyExpiryChance":1.5}"#),
-         p + #"\"refreshEarlyExpiryChance\" must be a number from 0 to 1, got 1.5"#),
-        (setPolicy(3, #"{"energyBudgetLaunches":0}"#),
-         p + #"\"energyBudgetLaunches\" must be an integer from 1 to 100000, got 0"#),
-        (setPolicy(3, #"{"energyBudgetLaunches":2.5}"#),
-         p + #"\"energyBudgetLaunches\" must be an integer from 1 to 100000, got 2.5"#),
-        (setPolicy(3, #"{"energyBudgetLaunches":99999999999999999999}"#),
-         p + #"\"energyBudgetLaunches\" must be an integer from 1 to 100000, got 99999999999999999999"#),
-        (setPolicy(3, #"{"energyBudgetLaunches":"12"}"#),
-         p + #"\"energyBudgetLaunches\" must be an integer from 1 to 100000, got string"#),
+        (
+            setPolicy(3, #"{"refreshBudgetSecs":0}"#),
+            p + #"\"refreshBudgetSecs\" must be a number of seconds from 0.000000001 to 31536000, got 0"#
+        ),
+        (
+            setPolicy(3, #"{"processingBudgetSecs":1e-10}"#),
+            p + #"\"processingBudgetSecs\" must be a number of seconds from 0.000000001 to 31536000, got 1e-10"#
+        ),
+        (
+            setPolicy(3, #"{"watchdogGraceSecs":-1}"#),
+            p + #"\"watchdogGraceSecs\" must be a number of seconds from 0 to 31536000, got -1"#
+        ),
+        (
+            setPolicy(3, #"{"minLaunchSpacingSecs":31536000.5}"#),
+            p + #"\"minLaunchSpacingSecs\" must be a number of seconds from 0 to 31536000, got 31536000.5"#
+        ),
+        (
+            setPolicy(3, #"{"refreshDelayMaxSecs":"1"}"#),
+            p + #"\"refreshDelayMaxSecs\" must be a finite number, got string"#
+        ),
+        (
+            setPolicy(3, #"{"refreshEarlyExpiryChance":1.5}"#),
+            p + #"\"refreshEarlyExpiryChance\" must be a number from 0 to 1, got 1.5"#
+        ),
+        (
+            setPolicy(3, #"{"energyBudgetLaunches":0}"#),
+            p + #"\"energyBudgetLaunches\" must be an integer from 1 to 100000, got 0"#
+        ),
+        (
+            setPolicy(3, #"{"energyBudgetLaunches":2.5}"#),
+            p + #"\"energyBudgetLaunches\" must be an integer from 1 to 100000, got 2.5"#
+        ),
+        (
+            setPolicy(3, #"{"energyBudgetLaunches":99999999999999999999}"#),
+            p + #"\"energyBudgetLaunches\" must be an integer from 1 to 100000, got 99999999999999999999"#
+        ),
+        (
+            setPolicy(3, #"{"energyBudgetLaunches":"12"}"#),
+            p + #"\"energyBudgetLaunches\" must be an integer from 1 to 100000, got string"#
+        ),
         (setPolicy(3, #"{"pluginLoadsLate":"yes"}"#), p + #"\"pluginLoadsLate\" must be a boolean, got string"#),
-        (setPolicy(3, #"{"refreshDelayMinSecs":2000}"#),
-         p + "refreshDelayMinSecs (2000) must not exceed refreshDelayMaxSecs (1800)"),
-        (setPolicy(3, #"{"refreshEarlyExpiryMinSecs":6}"#),
-         p + "refreshEarlyExpiryMinSecs (6) must not exceed refreshEarlyExpiryMaxSecs (5)"),
+        (
+            setPolicy(3, #"{"refreshDelayMinSecs":2000}"#),
+            p + "refreshDelayMinSecs (2000) must not exceed refreshDelayMaxSecs (1800)"
+        ),
+        (
+            setPolicy(3, #"{"refreshEarlyExpiryMinSecs":6}"#),
+            p + "refreshEarlyExpiryMinSecs (6) must not exceed refreshEarlyExpiryMaxSecs (5)"
+        ),
         (conditions(3, #"{"batteryLevel":1.5}"#), p + #"\"batteryLevel\" must be a number from 0 to 1, got 1.5"#),
-        (conditions(3, #"{"lowPowerMode":"on","externalPower":true}"#),
-         p + #"\"lowPowerMode\" must be a boolean, got string"#),
-        (conditions(3, #"{"deviceInUse":true,"externalPower":1}"#),
-         p + #"\"externalPower\" must be a boolean, got number"#),
+        (
+            conditions(3, #"{"lowPowerMode":"on","externalPower":true}"#),
+            p + #"\"lowPowerMode\" must be a boolean, got string"#
+        ),
+        (
+            conditions(3, #"{"deviceInUse":true,"externalPower":1}"#),
+            p + #"\"externalPower\" must be a boolean, got number"#
+        ),
     ])
     func badParamsChangeNothing(request: String, message: String) throws {
         let lines = try Plugin.lines(iosFlags(), [req(1, "startKeepalive"), state(2), request, state(4)])
@@ -119,29 +157,44 @@ struct OSModeTests {
     /// Durations are written as the protocol's times: exact decimals of the nanoseconds used
     /// (`0.000000001`, not `1e-09`), in the policy and in the words that cite it.
     @Test func policyTimesAreExactDecimals() throws {
-        let lines = try Plugin.lines(iosFlags(), [
-            setPolicy(1, #"{"processingBudgetSecs":1e-9,"minLaunchSpacingSecs":0.00001,"refreshDelayMaxSecs":0}"#),
-            req(2, "startKeepalive", #"{"iosEarliestRefreshBeginMinutes":0}"#), advance(3, "0"),
-            req(5, "completeBgTask"), explain(6, refreshID),
-        ])
+        let lines = try Plugin.lines(
+            iosFlags(),
+            [
+                setPolicy(1, #"{"processingBudgetSecs":1e-9,"minLaunchSpacingSecs":0.00001,"refreshDelayMaxSecs":0}"#),
+                req(2, "startKeepalive", #"{"iosEarliestRefreshBeginMinutes":0}"#), advance(3, "0"),
+                req(5, "completeBgTask"), explain(6, refreshID),
+            ])
         let reasons = try Replies.explanation(6, in: lines).reasons
-        #expect(reasons.contains { $0.factor == .rateLimit && $0.detail.hasSuffix("at least 0.00001 s between its launches") })
-        #expect(lines.first == ok(1, policyJSON([
-            "processingBudgetSecs": "0.000000001", "minLaunchSpacingSecs": "0.00001", "refreshDelayMaxSecs": "0",
-        ])))
+        #expect(
+            reasons.contains {
+                $0.factor == .rateLimit && $0.detail.hasSuffix("at least 0.00001 s between its launches")
+            })
+        #expect(
+            lines.first
+                == ok(
+                    1,
+                    policyJSON([
+                        "processingBudgetSecs": "0.000000001", "minLaunchSpacingSecs": "0.00001",
+                        "refreshDelayMaxSecs": "0",
+                    ])))
         #expect(!lines.contains { $0.contains("e-") })
     }
 
     /// `os/setPolicy` answers the whole policy; `os/setConditions` the whole conditions.
     @Test func controlsAnswerTheWholeObject() throws {
-        let lines = try Plugin.lines(iosFlags(), [
-            setPolicy(1, #"{"watchdogGraceSecs":2.5,"energyBudgetLaunches":30}"#),
-            conditions(2, #"{"batteryLevel":0.5}"#),
-        ])
-        #expect(lines == [
-            ok(1, policyJSON(["watchdogGraceSecs": "2.5", "energyBudgetLaunches": "30"])),
-            ok(2, #"{"autoLaunch":true,"backgroundRefreshStatus":"available","batteryLevel":0.5,"deviceInUse":false,"#
-                + #""externalPower":false,"lowPowerMode":false,"networkConnected":true}"#),
-        ])
+        let lines = try Plugin.lines(
+            iosFlags(),
+            [
+                setPolicy(1, #"{"watchdogGraceSecs":2.5,"energyBudgetLaunches":30}"#),
+                conditions(2, #"{"batteryLevel":0.5}"#),
+            ])
+        #expect(
+            lines == [
+                ok(1, policyJSON(["watchdogGraceSecs": "2.5", "energyBudgetLaunches": "30"])),
+                ok(
+                    2,
+                    #"{"autoLaunch":true,"backgroundRefreshStatus":"available","batteryLevel":0.5,"deviceInUse":false,"#
+                        + #""externalPower":false,"lowPowerMode":false,"networkConnected":true}"#),
+            ])
     }
 }

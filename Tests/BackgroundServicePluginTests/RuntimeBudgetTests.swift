@@ -7,9 +7,11 @@ import Testing
 struct RuntimeBudgetTests {
     /// A refresh task launched with a long safety timer, time advanced past every budget.
     static func refreshExpiry(seed: UInt64, policy: String? = nil) throws -> JSONValue {
-        let lines = try Plugin.lines(iosFlags(seed: seed), (policy.map { [setPolicy(1, $0)] } ?? []) + [
-            req(2, "startKeepalive", #"{"iosSafetyTimeoutSecs":100}"#), launch(3, refreshID), advance(4, "40"),
-        ])
+        let lines = try Plugin.lines(
+            iosFlags(seed: seed),
+            (policy.map { [setPolicy(1, $0)] } ?? []) + [
+                req(2, "startKeepalive", #"{"iosSafetyTimeoutSecs":100}"#), launch(3, refreshID), advance(4, "40"),
+            ])
         let expired = Replies.events("os/taskExpired", in: lines)
         try #require(expired.count == 1, "one expiration in \(lines)")
         #expect(expired[0]["cause"]?.stringValue == "budget")
@@ -19,10 +21,13 @@ struct RuntimeBudgetTests {
     /// The budget is drawn per launch: 30 s, or with chance 0.2 an early one from 2 to
     /// 5 s (to the millisecond). Across seeds both kinds occur, nothing outside them.
     @Test func refreshBudgetWithinTheDocumentedRange() throws {
-        var early = 0, usual = 0
+        var early = 0
+        var usual = 0
         for seed in UInt64(0)..<30 {
             let at = try #require(try Self.refreshExpiry(seed: seed).doubleValue)
-            if at == 30 { usual += 1 } else {
+            if at == 30 {
+                usual += 1
+            } else {
                 #expect((2...5).contains(at), "seed \(seed): expired at \(at)")
                 #expect((at * 1000).rounded() == at * 1000, "whole milliseconds: \(at)")
                 early += 1
@@ -49,16 +54,19 @@ struct RuntimeBudgetTests {
     /// `cause: "budget"` (the seed's expiration handler resolves the wait, completes
     /// with false, reschedules, cleans up).
     @Test func budgetExpiryRunsTheExpirationHandler() throws {
-        let lines = try Plugin.lines(iosFlags(), [
-            setPolicy(1, calmPolicy), req(2, "startKeepalive", #"{"iosSafetyTimeoutSecs":100}"#),
-            req(3, "waitForCancel"), launch(4, refreshID), advance(5, "29.999999999"), advance(6, "0.000000001"),
-            state(7),
-        ])
-        #expect(Array(lines.prefix(lines.count - 1)) == [ok(1, calmPolicyJSON)] + evScheduled("900") + [
-            ok(2), evLaunched(refreshID, at: "0"), evTimer("started", "100"), launched(4, refreshID, at: "0"),
-            now(5, "29.999999999"),
-            evExpired(refreshID, at: "30", cause: "budget"), ok(3), evCompleted(refreshID, false, at: "30"),
-        ] + evScheduled("930") + [evTimer("invalidated", "100"), now(6, "30")])
+        let lines = try Plugin.lines(
+            iosFlags(),
+            [
+                setPolicy(1, calmPolicy), req(2, "startKeepalive", #"{"iosSafetyTimeoutSecs":100}"#),
+                req(3, "waitForCancel"), launch(4, refreshID), advance(5, "29.999999999"), advance(6, "0.000000001"),
+                state(7),
+            ])
+        #expect(
+            Array(lines.prefix(lines.count - 1)) == [ok(1, calmPolicyJSON)] + evScheduled("900") + [
+                ok(2), evLaunched(refreshID, at: "0"), evTimer("started", "100"), launched(4, refreshID, at: "0"),
+                now(5, "29.999999999"),
+                evExpired(refreshID, at: "30", cause: "budget"), ok(3), evCompleted(refreshID, false, at: "30"),
+            ] + evScheduled("930") + [evTimer("invalidated", "100"), now(6, "30")])
         let s = try Replies.state(7, in: lines)
         #expect(s.counters.expired == 1 && s.counters.completed == 1 && s.counters.violations == 0)
         #expect(s.ios?.runningTask == nil)
@@ -67,13 +75,17 @@ struct RuntimeBudgetTests {
 
     /// `os/expire` under `--os ios` carries `cause: "simulated"` and is the same path.
     @Test func osExpireIsSimulated() throws {
-        let lines = try Plugin.lines(iosFlags(), [
-            setPolicy(1, calmPolicy), req(2, "startKeepalive"), launch(3, refreshID), expire(4, refreshID), state(5),
-        ])
-        #expect(lines[7...10] == [
-            evExpired(refreshID, at: "0", cause: "simulated"), evCompleted(refreshID, false, at: "0"),
-            evSubmitted(refreshID, "900"), evSubmitted(processingID, "900"),
-        ])
+        let lines = try Plugin.lines(
+            iosFlags(),
+            [
+                setPolicy(1, calmPolicy), req(2, "startKeepalive"), launch(3, refreshID), expire(4, refreshID),
+                state(5),
+            ])
+        #expect(
+            lines[7...10] == [
+                evExpired(refreshID, at: "0", cause: "simulated"), evCompleted(refreshID, false, at: "0"),
+                evSubmitted(refreshID, "900"), evSubmitted(processingID, "900"),
+            ])
         #expect(try Replies.state(5, in: lines).counters.expired == 1)
     }
 
@@ -91,21 +103,24 @@ struct RuntimeBudgetTests {
     ])
     func processingExpiresWhenItsConditionIsLost(power: Bool, network: Bool, change: String, cause: String?) throws {
         let needs = #""iosRequiresExternalPower":\#(power),"iosRequiresNetworkConnectivity":\#(network)"#
-        let lines = try Plugin.lines(iosFlags(), [
-            setPolicy(1, calmPolicy), conditions(2, #"{"externalPower":true}"#),
-            req(
-                3, "startKeepalive",
-                #"{"iosEarliestRefreshBeginMinutes":100,"iosEarliestProcessingBeginMinutes":1,\#(needs)}"#),
-            req(4, "waitForCancel"), advance(5, "60"), advance(6, "10"), conditions(7, change), state(8),
-        ])
+        let lines = try Plugin.lines(
+            iosFlags(),
+            [
+                setPolicy(1, calmPolicy), conditions(2, #"{"externalPower":true}"#),
+                req(
+                    3, "startKeepalive",
+                    #"{"iosEarliestRefreshBeginMinutes":100,"iosEarliestProcessingBeginMinutes":1,\#(needs)}"#),
+                req(4, "waitForCancel"), advance(5, "60"), advance(6, "10"), conditions(7, change), state(8),
+            ])
         #expect(lines.contains(evLaunched(processingID, at: "60")))
         let reply = try #require(Replies.index(of: #"{"id":7,"#, in: lines))
         let s = try Replies.state(8, in: lines)
         if let cause {
-            #expect(Array(lines[(reply - 5)..<reply]) == [
-                evExpired(processingID, at: "70", cause: cause), ok(4), evCompleted(processingID, false, at: "70"),
-                evSubmitted(refreshID, "6070"), evSubmitted(processingID, "130", power: power, network: network),
-            ])
+            #expect(
+                Array(lines[(reply - 5)..<reply]) == [
+                    evExpired(processingID, at: "70", cause: cause), ok(4), evCompleted(processingID, false, at: "70"),
+                    evSubmitted(refreshID, "6070"), evSubmitted(processingID, "130", power: power, network: network),
+                ])
             #expect(s.activeTask == nil && s.counters.expired == 1)
         } else {
             #expect(lines[reply - 1] == now(6, "70"))
@@ -118,13 +133,18 @@ struct RuntimeBudgetTests {
     /// here. (Its next launch waits for the 600 s rate limit, after 700 s.)
     @Test(arguments: [(nil as String?, "660"), ("120", "180")])
     func processingBudget(budget: String?, expiresAt: String) throws {
-        let policy = budget.map { #"{"processingBudgetSecs":\#($0),"processingDelayMaxSecs":0}"# }
+        let policy =
+            budget.map { #"{"processingBudgetSecs":\#($0),"processingDelayMaxSecs":0}"# }
             ?? #"{"processingDelayMaxSecs":0}"#
-        let lines = try Plugin.lines(iosFlags(), [
-            setPolicy(1, policy),
-            req(2, "startKeepalive", #"{"iosEarliestRefreshBeginMinutes":100,"iosEarliestProcessingBeginMinutes":1}"#),
-            advance(3, "700"),
-        ])
+        let lines = try Plugin.lines(
+            iosFlags(),
+            [
+                setPolicy(1, policy),
+                req(
+                    2, "startKeepalive",
+                    #"{"iosEarliestRefreshBeginMinutes":100,"iosEarliestProcessingBeginMinutes":1}"#),
+                advance(3, "700"),
+            ])
         let expired = Replies.events("os/taskExpired", in: lines)
         #expect(expired.map { $0["at"]?.description } == [expiresAt])
         #expect(expired.first?["cause"]?.stringValue == "budget")

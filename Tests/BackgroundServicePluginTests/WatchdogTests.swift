@@ -1,6 +1,7 @@
-@testable import BackgroundServicePlugin
 import HostProtocol
 import Testing
+
+@testable import BackgroundServicePlugin
 
 /// `--os ios`, rule ios.watchdog. The seed's expiration handler completes its task at
 /// once, so the seed plugin never meets the watchdog; these tests give the app a
@@ -49,30 +50,36 @@ struct WatchdogTests {
         let plist = try Self.plist()
         let engine = try Self.engine(completeAfter: nil, plist: plist)
         let stuck = requestJSON(Self.stuckID, "null", kind: "processing")
-        let lines = Self.run(engine, [
-            req(1, "waitForCancel"), req(2, "os/submit", #"{"identifier":"\#(Self.stuckID)","kind":"processing"}"#),
-            launch(3, Self.stuckID), expire(4, Self.stuckID), advance(5, "4.999999999"), advance(6, "0.000000001"),
-            state(7), req(8, "completeBgTask"),
-        ])
-        let detail = "\(Self.stuckID) was not completed within 5 s after its expiration handler ran at 0; "
+        let lines = Self.run(
+            engine,
+            [
+                req(1, "waitForCancel"), req(2, "os/submit", #"{"identifier":"\#(Self.stuckID)","kind":"processing"}"#),
+                launch(3, Self.stuckID), expire(4, Self.stuckID), advance(5, "4.999999999"), advance(6, "0.000000001"),
+                state(7), req(8, "completeBgTask"),
+            ])
+        let detail =
+            "\(Self.stuckID) was not completed within 5 s after its expiration handler ran at 0; "
             + "the system killed the app (call setTaskCompleted promptly on expiration)"
-        #expect(Array(lines.prefix(10)) == [
-            event("os/requestSubmitted", stuck), ok(2, stuck),
-            event("os/taskLaunched", #"{"at":0,"identifier":"\#(Self.stuckID)","kind":"processing"}"#),
-            ok(3, #"{"at":0,"identifier":"\#(Self.stuckID)","kind":"processing"}"#),
-            evExpired(Self.stuckID, at: "0", cause: "simulated"), ok(4), now(5, "4.999999999"),
-            evViolation("ios.watchdog", detail), evAppTerminated("watchdog", at: "5", identifier: Self.stuckID),
-            rejected(1, "terminated"),
-        ])
+        #expect(
+            Array(lines.prefix(10)) == [
+                event("os/requestSubmitted", stuck), ok(2, stuck),
+                event("os/taskLaunched", #"{"at":0,"identifier":"\#(Self.stuckID)","kind":"processing"}"#),
+                ok(3, #"{"at":0,"identifier":"\#(Self.stuckID)","kind":"processing"}"#),
+                evExpired(Self.stuckID, at: "0", cause: "simulated"), ok(4), now(5, "4.999999999"),
+                evViolation("ios.watchdog", detail), evAppTerminated("watchdog", at: "5", identifier: Self.stuckID),
+                rejected(1, "terminated"),
+            ])
         #expect(lines[10] == now(6, "5"))
         let s = try Replies.state(7, in: lines)
         #expect(s.counters.watchdogKills == 1 && s.counters.violations == 1 && s.counters.completed == 0)
         #expect(s.ios?.app.phase == .notRunning)
         #expect(s.ios?.app.lastTermination == .init(reason: .watchdog, at: VirtualTime(seconds: 5)!))
         #expect(s.activeTask == nil && s.ios?.runningTask == nil && s.registered.isEmpty)
-        #expect(lines[12] == failure(
-            8, -32000, "invoke rejected: terminated (the app is not running; os/openApp starts it)",
-            data: #"{"reason":"terminated"}"#))
+        #expect(
+            lines[12]
+                == failure(
+                    8, -32000, "invoke rejected: terminated (the app is not running; os/openApp starts it)",
+                    data: #"{"reason":"terminated"}"#))
     }
 
     /// Completion at exactly the end of the grace period is in time (timers fire before
@@ -81,10 +88,12 @@ struct WatchdogTests {
     func graceBoundary(completeAfter: String, killed: Bool) throws {
         let plist = try Self.plist()
         let engine = try Self.engine(completeAfter: Double(completeAfter)!, plist: plist)
-        let lines = Self.run(engine, [
-            req(1, "os/submit", #"{"identifier":"\#(Self.stuckID)","kind":"processing"}"#), launch(2, Self.stuckID),
-            expire(3, Self.stuckID), advance(4, "10"), state(5),
-        ])
+        let lines = Self.run(
+            engine,
+            [
+                req(1, "os/submit", #"{"identifier":"\#(Self.stuckID)","kind":"processing"}"#), launch(2, Self.stuckID),
+                expire(3, Self.stuckID), advance(4, "10"), state(5),
+            ])
         let s = try Replies.state(5, in: lines)
         #expect((s.counters.watchdogKills == 1) == killed)
         #expect(Replies.events("os/appTerminated", in: lines).count == (killed ? 1 : 0))
@@ -97,18 +106,22 @@ struct WatchdogTests {
     @Test func graceIsConfigurableAndTheSeedIsSafe() throws {
         let plist = try Self.plist()
         let engine = try Self.engine(completeAfter: nil, plist: plist)
-        let lines = Self.run(engine, [
-            setPolicy(1, #"{"watchdogGraceSecs":0.5}"#),
-            req(2, "os/submit", #"{"identifier":"\#(Self.stuckID)","kind":"processing"}"#), launch(3, Self.stuckID),
-            expire(4, Self.stuckID), advance(5, "0.4"), state(6), advance(7, "0.1"), state(8),
-        ])
+        let lines = Self.run(
+            engine,
+            [
+                setPolicy(1, #"{"watchdogGraceSecs":0.5}"#),
+                req(2, "os/submit", #"{"identifier":"\#(Self.stuckID)","kind":"processing"}"#), launch(3, Self.stuckID),
+                expire(4, Self.stuckID), advance(5, "0.4"), state(6), advance(7, "0.1"), state(8),
+            ])
         let armed = try Replies.state(6, in: lines).ios
         #expect(armed?.runningTask?.watchdogDeadline == VirtualTime(seconds: 0.5))
         #expect(armed?.nextEventAt == VirtualTime(seconds: 0.5))
         #expect(try Replies.state(8, in: lines).counters.watchdogKills == 1)
-        let seed = try Plugin.lines(iosFlags(), [
-            req(1, "startKeepalive"), launch(2, refreshID), expire(3, refreshID), advance(4, "100"), state(5),
-        ])
+        let seed = try Plugin.lines(
+            iosFlags(),
+            [
+                req(1, "startKeepalive"), launch(2, refreshID), expire(3, refreshID), advance(4, "100"), state(5),
+            ])
         #expect(try Replies.state(5, in: seed).counters.watchdogKills == 0)
     }
 }

@@ -40,16 +40,24 @@ struct BenchCommandTests {
         let memory = try #require(report["memory"]?.arrayValue)
         #expect(memory.count == 2)
         for sample in memory {
-            for key in ["invokes", "rssKB", "peakKB", "anonKB", "fileKB"] { #expect(sample[key]?.int64Value != nil, "memory lacks \(key)") }
+            for key in ["invokes", "rssKB", "peakKB", "anonKB", "fileKB"] {
+                #expect(sample[key]?.int64Value != nil, "memory lacks \(key)")
+            }
         }
         let targets = try #require(report["targets"]?.arrayValue)
         #expect(targets.count == 8)
-        #expect(targets.allSatisfy { $0["name"]?.stringValue != nil && $0["met"]?.boolValue != nil && $0["detail"]?.stringValue != nil })
-        for key in ["seconds", "jobs", "steps", "stepsPerSecond"] { #expect(report["fuzz"]?[key] != nil, "fuzz lacks \(key)") }
+        #expect(
+            targets.allSatisfy {
+                $0["name"]?.stringValue != nil && $0["met"]?.boolValue != nil && $0["detail"]?.stringValue != nil
+            })
+        for key in ["seconds", "jobs", "steps", "stepsPerSecond"] {
+            #expect(report["fuzz"]?[key] != nil, "fuzz lacks \(key)")
+        }
         // The system level under --os ios: the binary and the built-in engine, 1 and 2 jobs.
         let system = try #require(report["systemLevel"]?.arrayValue)
-        #expect(system.map { "\($0["plugin"]?.stringValue ?? "?") \($0["jobs"]?.int64Value ?? 0)" }
-            == ["process 1", "process 2", "builtin 1", "builtin 2"])
+        #expect(
+            system.map { "\($0["plugin"]?.stringValue ?? "?") \($0["jobs"]?.int64Value ?? 0)" }
+                == ["process 1", "process 2", "builtin 1", "builtin 2"])
         let fields = [
             "seconds", "cases", "steps", "stepsPerSecond", "simulatedDays", "deviceDaysPerSecond", "failedRuns",
         ]

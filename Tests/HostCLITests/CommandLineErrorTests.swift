@@ -25,7 +25,10 @@ struct CommandLineErrorTests {
         (["fuzz", "--plugin", "/nonexistent/plugin"], "no executable plugin at /nonexistent/plugin"),
         (["conformance", "--plugin", "/nonexistent/plugin"], "no executable plugin at /nonexistent/plugin"),
         (["explain", "--plugin", "/nonexistent/plugin"], "no executable plugin at /nonexistent/plugin"),
-        (["soak", "--plugin", "/nonexistent/plugin", "--invokes", "10"], "no executable plugin at /nonexistent/plugin"),
+        (
+            ["soak", "--plugin", "/nonexistent/plugin", "--invokes", "10"],
+            "no executable plugin at /nonexistent/plugin"
+        ),
         (["explain", "--script", "/nonexistent/script"], "cannot read /nonexistent/script"),
         (["conformance", "--expected-failures", "/nonexistent/known.yml"], "cannot read /nonexistent/known.yml"),
         (["replay", "/nonexistent/trace.jsonl"], "cannot read /nonexistent/trace.jsonl"),

@@ -53,7 +53,9 @@ struct DemoCommandTests {
         #expect(text.contains("Rust->>Plugin"))
     }
 
-    @Test(arguments: [["demo", "--bogus"], ["demo", "--profile", "nope"], ["demo", "--work-seconds", "-1"], ["frobnicate"], []])
+    @Test(arguments: [
+        ["demo", "--bogus"], ["demo", "--profile", "nope"], ["demo", "--work-seconds", "-1"], ["frobnicate"], [],
+    ])
     func usageErrorsExit64(arguments: [String]) async throws {
         let r = try await run(arguments)
         #expect(r.status == 64)

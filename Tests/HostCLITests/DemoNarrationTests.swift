@@ -18,27 +18,31 @@ struct DemoNarrationTests {
 
     @Test func theDefaultDay() async throws {
         let (notes, _) = try await notes([])
-        #expect(notes.contains(
-            "The sync finished in time: the Rust side completed the refresh task with success 15 s after its launch "
-                + "and rescheduled"))
-        #expect(notes.contains(
-            "The safety timer fired 28 s after its launch; the cancel listener resolved and the Rust side stopped "
-                + "the service (run 2); the refresh task was completed with failure; its request was then cancelled "
-                + "(stopKeepalive)"))
-        #expect(notes.contains {
-            $0.hasPrefix("iOS expired the processing task 300 s after its launch; the cancel listener resolved")
-        })
+        #expect(
+            notes.contains(
+                "The sync finished in time: the Rust side completed the refresh task with success 15 s after its launch "
+                    + "and rescheduled"))
+        #expect(
+            notes.contains(
+                "The safety timer fired 28 s after its launch; the cancel listener resolved and the Rust side stopped "
+                    + "the service (run 2); the refresh task was completed with failure; its request was then cancelled "
+                    + "(stopKeepalive)"))
+        #expect(
+            notes.contains {
+                $0.hasPrefix("iOS expired the processing task 300 s after its launch; the cancel listener resolved")
+            })
     }
 
     /// A first sync longer than the safety timer: the timer cuts it off, and the note says so.
     @Test func aSyncLongerThanTheSafetyTimer() async throws {
         let (notes, stdout) = try await notes(["--work-seconds", "100"])
         #expect(!notes.contains { $0.contains("finished in time") })
-        #expect(notes.contains {
-            $0.hasPrefix(
-                "The safety timer fired 28 s after its launch; the cancel listener resolved and the Rust side "
-                    + "stopped the service (run 1)")
-        })
+        #expect(
+            notes.contains {
+                $0.hasPrefix(
+                    "The safety timer fired 28 s after its launch; the cancel listener resolved and the Rust side "
+                        + "stopped the service (run 1)")
+            })
         #expect(stdout.contains("bg-refresh failure at 00:00:33.000"))
     }
 
@@ -53,9 +57,10 @@ struct DemoNarrationTests {
     /// Later syncs shorter than the wait for the launch: no listener is left when the timer fires.
     @Test func syncsThatEndBeforeTheirTask() async throws {
         let (notes, _) = try await notes(["--overrun-seconds", "10"])
-        #expect(notes.contains(
-            "The safety timer fired 28 s after its launch; no cancel listener was waiting, so no service run was "
-                + "stopped; the refresh task was completed with failure and rescheduled"))
+        #expect(
+            notes.contains(
+                "The safety timer fired 28 s after its launch; no cancel listener was waiting, so no service run was "
+                    + "stopped; the refresh task was completed with failure and rescheduled"))
         #expect(!notes.contains { $0.contains("the cancel listener resolved") })
     }
 
@@ -63,22 +68,28 @@ struct DemoNarrationTests {
     /// process is started in the background for a task nobody serves.
     @Test func theIOSDay() async throws {
         let (notes, _) = try await notes(["--os", "ios"])
-        #expect(notes.contains {
-            $0.hasPrefix("iOS expired the refresh task 3.332 s after its launch (budget); the cancel listener resolved")
-        })
+        #expect(
+            notes.contains {
+                $0.hasPrefix(
+                    "iOS expired the refresh task 3.332 s after its launch (budget); the cancel listener resolved")
+            })
         #expect(notes.contains("The phone is unplugged 300 s into the processing task"))
-        #expect(notes.contains(
-            "An hour later nothing has run; iOS on the refresh request: pending, not launched because of forceQuit"))
-        #expect(notes.contains {
-            $0.hasPrefix(
-                "What was due launched at once (com.example.app.bg-refresh), with no service running: the safety "
-                    + "timer fired 28 s")
-        })
-        #expect(notes.contains {
-            $0.hasPrefix(
-                "iOS started app process 3 in the background for the refresh task: nothing started the service in "
-                    + "it; the safety timer fired 28 s after its launch")
-        })
+        #expect(
+            notes.contains(
+                "An hour later nothing has run; iOS on the refresh request: pending, not launched because of forceQuit")
+        )
+        #expect(
+            notes.contains {
+                $0.hasPrefix(
+                    "What was due launched at once (com.example.app.bg-refresh), with no service running: the safety "
+                        + "timer fired 28 s")
+            })
+        #expect(
+            notes.contains {
+                $0.hasPrefix(
+                    "iOS started app process 3 in the background for the refresh task: nothing started the service in "
+                        + "it; the safety timer fired 28 s after its launch")
+            })
     }
 
     /// Under strict, the opened app releases the keepalive: nothing is left to launch, no
@@ -86,9 +97,10 @@ struct DemoNarrationTests {
     @Test func theIOSDayUnderStrict() async throws {
         let (notes, stdout) = try await notes(["--os", "ios", "--profile", "strict"])
         #expect(!notes.contains { $0.contains("launched at once") || $0.contains("stay pending") })
-        #expect(!notes.contains {
-            $0.contains("waited for its safety timer") || $0.contains("iOS started app process")
-        })
+        #expect(
+            !notes.contains {
+                $0.contains("waited for its safety timer") || $0.contains("iOS started app process")
+            })
         #expect(notes.contains("Nothing launched after the app opened"))
         #expect(notes.contains("iOS on the refresh request: not pending, so there is nothing to launch"))
         #expect(notes.contains("No background launch came, so no new process started"))
@@ -99,11 +111,12 @@ struct DemoNarrationTests {
     @Test func theIOSDayWithRestartAtLaunch() async throws {
         let (notes, _) = try await notes(["--os", "ios", "--restart-at-launch"])
         #expect(notes.contains("Nothing launched after the app opened; the service runs in the new process"))
-        #expect(notes.contains {
-            $0.hasPrefix(
-                "iOS started app process 3 in the background for the refresh task: the app's code started the "
-                    + "service at launch, and the new run met the task; the safety timer fired 28 s after its "
-                    + "launch; the cancel listener resolved")
-        })
+        #expect(
+            notes.contains {
+                $0.hasPrefix(
+                    "iOS started app process 3 in the background for the refresh task: the app's code started the "
+                        + "service at launch, and the new run met the task; the safety timer fired 28 s after its "
+                        + "launch; the cancel listener resolved")
+            })
     }
 }

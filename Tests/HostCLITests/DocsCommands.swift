@@ -118,7 +118,8 @@ enum DocsCommandFinder {
             || (words[0] == "plugin-host" && words.count >= 3)
             || (words[0].hasPrefix("scripts/") && words[0].hasSuffix(".sh"))
             || (words[0] == "background-service-plugin" && words[1].hasPrefix("--"))
-        let placeholder = span.contains("[") || span.contains("|") || span.contains("...")
+        let placeholder =
+            span.contains("[") || span.contains("|") || span.contains("...")
             || words.contains { $0.count > 1 && $0.allSatisfy { $0.isUppercase || $0 == "_" } }
         return starts && !placeholder
     }

@@ -24,7 +24,8 @@ struct DocsCommandsTests {
         .deletingLastPathComponent()
 
     static var commands: [DocsCommand] {
-        let docs = (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []
+        let docs =
+            (try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)) ?? []
         let files = ["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/\($0)" }
         return files.flatMap { file in
             let text = (try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)) ?? ""
@@ -55,7 +56,8 @@ struct DocsCommandsTests {
         let printed = result.stdout.components(separatedBy: "\n")
         #expect(
             Self.shows(command.output, in: printed),
-            "\(command) printed:\n\(result.stdout.prefix(4000))\nthe docs show:\n\(command.output.joined(separator: "\n"))")
+            "\(command) printed:\n\(result.stdout.prefix(4000))\nthe docs show:\n\(command.output.joined(separator: "\n"))"
+        )
     }
 
     static func isToolchain(_ c: DocsCommand) -> Bool {
@@ -131,7 +133,9 @@ struct DocsCommandsTests {
         p.arguments = ["-c", script]
         p.currentDirectoryURL = root
         p.environment = environment
-        let input = Pipe(), out = Pipe(), err = Pipe()
+        let input = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         (p.standardInput, p.standardOutput, p.standardError) = (input, out, err)
         try p.run()
         let errData = Box(Data())
@@ -145,6 +149,8 @@ struct DocsCommandsTests {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         errDone.wait()
-        return (p.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: errData.get, as: UTF8.self))
+        return (
+            p.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: errData.get, as: UTF8.self)
+        )
     }
 }

@@ -42,9 +42,14 @@ struct AutoDetectTests {
         .init("a BOM alone", bom, [], nil),
         .init("a cut-off BOM is truncated input", [0xEF, 0xBB], [.error(.truncated(""))], nil),
         .init("other bytes mean lsp (and a truncated header)", bytes("hello\n"), [.error(.truncated(""))], .lsp),
-        .init("a BOM after whitespace is not skipped", bytes(" ") + bom + bytes("{}\n"), [.error(.truncated(""))], .lsp),
-        .init("ndjson stays ndjson after detection", "{}\nContent-Length: 2\r\n\r\n[]", ["{}", "Content-Length: 2", "[]"], .ndjson),
-        .init("lsp stays lsp after detection", lspFrame("{}") + "\r\n" + lspFrame("{\"b\":[]}"), ["{}", "{\"b\":[]}"], .lsp),
+        .init(
+            "a BOM after whitespace is not skipped", bytes(" ") + bom + bytes("{}\n"), [.error(.truncated(""))], .lsp),
+        .init(
+            "ndjson stays ndjson after detection", "{}\nContent-Length: 2\r\n\r\n[]",
+            ["{}", "Content-Length: 2", "[]"], .ndjson),
+        .init(
+            "lsp stays lsp after detection", lspFrame("{}") + "\r\n" + lspFrame("{\"b\":[]}"), ["{}", "{\"b\":[]}"],
+            .lsp),
     ]
 
     @Test("decodes and detects the same for every chunking", arguments: cases)
@@ -94,7 +99,9 @@ struct AutoDetectTests {
         #expect(d.detected == .lsp)
     }
 
-    @Test("fixed modes report their framing before any input", arguments: [(FramingMode.ndjson, Framing.ndjson), (.lsp, .lsp)])
+    @Test(
+        "fixed modes report their framing before any input",
+        arguments: [(FramingMode.ndjson, Framing.ndjson), (.lsp, .lsp)])
     func fixedModes(mode: FramingMode, framing: Framing) {
         let d = FrameDecoder(mode: mode, maxFrameBytes: 10)
         #expect(d.detected == framing)

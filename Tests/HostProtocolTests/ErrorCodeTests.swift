@@ -35,14 +35,20 @@ struct ErrorCodeTests {
 
     @Test("RejectReason raw values are the contract's data.reason strings")
     func rejectReasons() {
-        #expect(RejectReason.allCases.map(\.rawValue) == ["completed", "stopped", "listenerCancelled", "superseded", "reset", "shutdown", "terminated"])
+        #expect(
+            RejectReason.allCases.map(\.rawValue) == [
+                "completed", "stopped", "listenerCancelled", "superseded", "reset", "shutdown", "terminated",
+            ])
         #expect(RejectReason(rawValue: "listenerCancelled") == .listenerCancelled)
         #expect(RejectReason(rawValue: "Completed") == nil)
     }
 
     @Test("SchedulerErrorKind raw values are the contract's data.scheduler strings")
     func schedulerKinds() {
-        #expect(SchedulerErrorKind.allCases.map(\.rawValue) == ["unavailable", "tooManyPendingTaskRequests", "notPermitted"])
+        #expect(
+            SchedulerErrorKind.allCases.map(\.rawValue) == [
+                "unavailable", "tooManyPendingTaskRequests", "notPermitted",
+            ])
     }
 
     @Test("other contract enums: framing, task kind, profile, clock, refresh status, safety timer state")
@@ -65,7 +71,10 @@ struct ErrorCodeTests {
         #expect(RPCError.invalidParams("x").code == .invalidParams)
         #expect(RPCError.internalError("x").code == .internalError)
         #expect(RPCError.invalidState("x").code == .invalidState)
-        for c in [RPCError.parseError("x"), .invalidRequest("x"), .methodNotFound("x"), .invalidParams("x"), .internalError("x"), .invalidState("x")] {
+        for c in [
+            RPCError.parseError("x"), .invalidRequest("x"), .methodNotFound("x"), .invalidParams("x"),
+            .internalError("x"), .invalidState("x"),
+        ] {
             #expect(c.data == nil)
             #expect(c.rejectReason == nil)
         }
@@ -112,7 +121,10 @@ struct ErrorCodeTests {
 
     @Test(
         "RPCError(json:) needs an integer code and a string message",
-        arguments: [#"{"code":"1","message":"m"}"#, #"{"code":1.5,"message":"m"}"#, #"{"message":"m"}"#, #"{"code":1}"#, #"{"code":1,"message":2}"#, "[]", "null"])
+        arguments: [
+            #"{"code":"1","message":"m"}"#, #"{"code":1.5,"message":"m"}"#, #"{"message":"m"}"#, #"{"code":1}"#,
+            #"{"code":1,"message":2}"#, "[]", "null",
+        ])
     func badErrorObjects(_ t: String) throws {
         #expect(RPCError(json: try parse(t)) == nil)
     }

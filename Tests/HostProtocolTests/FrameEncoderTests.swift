@@ -21,7 +21,9 @@ struct FrameEncoderTests {
         var out = bytes("prefix")
         FrameEncoder.append(bytes("[1]"), framing: framing, to: &out)
         FrameEncoder.append(bytes("[2]"), framing: framing, to: &out)
-        #expect(out == bytes("prefix") + FrameEncoder.frame(bytes("[1]"), framing: framing) + FrameEncoder.frame(bytes("[2]"), framing: framing))
+        #expect(
+            out == bytes("prefix") + FrameEncoder.frame(bytes("[1]"), framing: framing)
+                + FrameEncoder.frame(bytes("[2]"), framing: framing))
     }
 
     @Test("append accepts any byte collection (slices included)")
@@ -35,7 +37,10 @@ struct FrameEncoderTests {
     static let bodies: [JSONValue] = [
         ["jsonrpc": "2.0", "id": 1, "method": "startKeepalive", "params": ["label": "sync"]],
         ["jsonrpc": "2.0", "id": "a\nb", "result": .null],
-        ["jsonrpc": "2.0", "method": "os/taskLaunched", "params": ["identifier": "com.example.app.bg-refresh", "at": 900]],
+        [
+            "jsonrpc": "2.0", "method": "os/taskLaunched",
+            "params": ["identifier": "com.example.app.bg-refresh", "at": 900],
+        ],
         [["jsonrpc": "2.0", "id": 1, "method": "x"], ["jsonrpc": "2.0", "method": "y"]],
         ["s": "Content-Length: 5\r\n\r\n", "emoji": "😀", "ctl": "\u{0}\u{1F}"],
         [],

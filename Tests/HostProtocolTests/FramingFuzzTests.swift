@@ -9,8 +9,12 @@ struct FramingFuzzTests {
     /// Random frame bodies: compact JSON of varied sizes, never containing a raw LF.
     static func bodies(count: Int, using rng: inout SplitMix64) -> [[UInt8]] {
         (0..<count).map { _ in
-            let pad = String(repeating: "x", count: Int.random(in: 0...Int.random(in: 1...3000, using: &rng), using: &rng))
-            let v: JSONValue = ["pad": .string(pad), "n": .number(Int.random(in: 0...1_000_000, using: &rng)), "r": randomValue(depth: 2, using: &rng)]
+            let pad = String(
+                repeating: "x", count: Int.random(in: 0...Int.random(in: 1...3000, using: &rng), using: &rng))
+            let v: JSONValue = [
+                "pad": .string(pad), "n": .number(Int.random(in: 0...1_000_000, using: &rng)),
+                "r": randomValue(depth: 2, using: &rng),
+            ]
             return v.compactBytes
         }
     }
@@ -20,7 +24,8 @@ struct FramingFuzzTests {
         var chunks: [[UInt8]] = []
         var i = 0
         while i < input.count {
-            let size = Bool.random(using: &rng) ? Int.random(in: 1...16, using: &rng) : Int.random(in: 1...9000, using: &rng)
+            let size =
+                Bool.random(using: &rng) ? Int.random(in: 1...16, using: &rng) : Int.random(in: 1...9000, using: &rng)
             let end = min(input.count, i + size)
             chunks.append(Array(input[i..<end]))
             i = end
@@ -34,7 +39,9 @@ struct FramingFuzzTests {
         let frames = FramingFuzzTests.bodies(count: 300, using: &rng)
         var stream: [UInt8] = []
         for f in frames {
-            if Int.random(in: 0..<5, using: &rng) == 0 { stream += Array([" \n", "\r\n", "\n", "\t \r\n"].randomElement(using: &rng)!.utf8) }
+            if Int.random(in: 0..<5, using: &rng) == 0 {
+                stream += Array([" \n", "\r\n", "\n", "\t \r\n"].randomElement(using: &rng)!.utf8)
+            }
             stream += f
             stream += Bool.random(using: &rng) ? [0x0D, 0x0A] : [0x0A]
         }
@@ -53,7 +60,9 @@ struct FramingFuzzTests {
         let frames = FramingFuzzTests.bodies(count: 200, using: &rng)
         var stream: [UInt8] = []
         for f in frames { stream += f + [0x0A] }
-        let expected = frames.map { $0.count > limit ? Outcome.error(.oversized(length: nil, limit: limit)) : .frame($0) }
+        let expected = frames.map {
+            $0.count > limit ? Outcome.error(.oversized(length: nil, limit: limit)) : .frame($0)
+        }
         #expect(expected.contains { if case .error = $0 { true } else { false } })
         for _ in 0..<8 {
             let chunks = FramingFuzzTests.randomChunks(stream, using: &rng)

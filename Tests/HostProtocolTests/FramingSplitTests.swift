@@ -20,7 +20,10 @@ struct FramingSplitTests {
         .init(
             "request, blank lines, batch, unterminated tail",
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"startKeepalive\",\"params\":{}}\n\n  \r\n[{\"a\":1},{\"b\":2}]\r\n{\"tail\":true}",
-            ["{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"startKeepalive\",\"params\":{}}", "[{\"a\":1},{\"b\":2}]", "{\"tail\":true}"]),
+            [
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"startKeepalive\",\"params\":{}}", "[{\"a\":1},{\"b\":2}]",
+                "{\"tail\":true}",
+            ]),
         .init("empty containers and blank CRLF lines", "[]\n{}\r\n\r\n\r\n[1]\n\t\n", ["[]", "{}", "[1]"]),
         .init(
             "escaped line breaks inside strings", "{\"s\":\"line\\nbreak \\r\\n escaped\"}\n{\"é\":\"ü\"}\r\n",
@@ -41,11 +44,13 @@ struct FramingSplitTests {
     static let mixedLSP: [FramingCase] = [
         .init(
             "frame, stray blank line, malformed block, frame with Content-Type",
-            lspFrame("{\"id\":1}") + "\r\n" + "Content-Length: x\r\n\r\n" + lspFrame("[]", headers: "Content-Type: a\r\n"),
+            lspFrame("{\"id\":1}") + "\r\n" + "Content-Length: x\r\n\r\n"
+                + lspFrame("[]", headers: "Content-Type: a\r\n"),
             [.frame("{\"id\":1}"), .error(.malformedHeader("")), .frame("[]")]),
         .init(
             "LF headers, an oversized body, a frame",
-            "content-length: 3\n\n[1]" + lspFrame("{\"long\":\"" + String(repeating: "q", count: 40) + "\"}") + lspFrame("{}"),
+            "content-length: 3\n\n[1]" + lspFrame("{\"long\":\"" + String(repeating: "q", count: 40) + "\"}")
+                + lspFrame("{}"),
             [.frame("[1]"), .error(.oversized(length: 51, limit: 32)), .frame("{}")]),
         .init(
             "repeated length, a frame, a truncated body",

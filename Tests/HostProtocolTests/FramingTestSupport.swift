@@ -150,7 +150,9 @@ func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 
 func ndjson(_ max: Int = 1 << 20) -> () -> NDJSONFrameDecoder { { NDJSONFrameDecoder(maxFrameBytes: max) } }
 func lsp(_ max: Int = 1 << 20) -> () -> LSPFrameDecoder { { LSPFrameDecoder(maxFrameBytes: max) } }
-func framed(_ mode: FramingMode, _ max: Int = 1 << 20) -> () -> FrameDecoder { { FrameDecoder(mode: mode, maxFrameBytes: max) } }
+func framed(_ mode: FramingMode, _ max: Int = 1 << 20) -> () -> FrameDecoder {
+    { FrameDecoder(mode: mode, maxFrameBytes: max) }
+}
 
 /// An LSP frame with a correct `Content-Length` header.
 func lspFrame(_ body: String, headers: String = "") -> String {

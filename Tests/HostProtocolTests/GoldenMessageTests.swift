@@ -28,7 +28,9 @@ struct GoldenMessageTests {
     @Test("error response without data")
     func errorWithoutData() {
         let m = Message.response(.failure(id: .string("abc"), error: .methodNotFound("foo")))
-        #expect(utf8(writerBytes(m)) == #"{"error":{"code":-32601,"message":"Method not found: foo"},"id":"abc","jsonrpc":"2.0"}"#)
+        #expect(
+            utf8(writerBytes(m))
+                == #"{"error":{"code":-32601,"message":"Method not found: foo"},"id":"abc","jsonrpc":"2.0"}"#)
     }
 
     @Test("error response with data")
@@ -36,9 +38,13 @@ struct GoldenMessageTests {
         let m = Message.response(.failure(id: .int(7), error: .rejected(.completed)))
         #expect(
             utf8(writerBytes(m))
-                == #"{"error":{"code":-32000,"data":{"reason":"completed"},"message":"invoke rejected: completed"},"id":7,"jsonrpc":"2.0"}"#)
-        let nullData = Message.response(.failure(id: .null, error: RPCError(code: .internalError, message: "m", data: .null)))
-        #expect(utf8(writerBytes(nullData)) == #"{"error":{"code":-32603,"data":null,"message":"m"},"id":null,"jsonrpc":"2.0"}"#)
+                == #"{"error":{"code":-32000,"data":{"reason":"completed"},"message":"invoke rejected: completed"},"id":7,"jsonrpc":"2.0"}"#
+        )
+        let nullData = Message.response(
+            .failure(id: .null, error: RPCError(code: .internalError, message: "m", data: .null)))
+        #expect(
+            utf8(writerBytes(nullData))
+                == #"{"error":{"code":-32603,"data":null,"message":"m"},"id":null,"jsonrpc":"2.0"}"#)
     }
 
     @Test("request, with and without params")
@@ -53,30 +59,44 @@ struct GoldenMessageTests {
 
     @Test("notification")
     func notification() {
-        let params = TaskEventParams(identifier: "com.example.app.bg-refresh", at: VirtualTime(seconds: 900)!, kind: .refresh)
+        let params = TaskEventParams(
+            identifier: "com.example.app.bg-refresh", at: VirtualTime(seconds: 900)!, kind: .refresh)
         let m = Message.notification(RPCNotification(method: TaskLaunchedEvent.name, params: params.json))
         #expect(
             utf8(writerBytes(m))
-                == #"{"jsonrpc":"2.0","method":"os/taskLaunched","params":{"at":900,"identifier":"com.example.app.bg-refresh","kind":"refresh"}}"#)
+                == #"{"jsonrpc":"2.0","method":"os/taskLaunched","params":{"at":900,"identifier":"com.example.app.bg-refresh","kind":"refresh"}}"#
+        )
         #expect(utf8(writerBytes(.notification(RPCNotification(method: "x")))) == #"{"jsonrpc":"2.0","method":"x"}"#)
     }
 
     @Test("batch reply")
     func batch() {
-        let responses: [Response] = [.success(id: .int(1), result: .null), .failure(id: .int(2), error: .invalidParams("bad"))]
+        let responses: [Response] = [
+            .success(id: .int(1), result: .null), .failure(id: .int(2), error: .invalidParams("bad")),
+        ]
         let v = JSONValue.array(responses.map(\.json))
         #expect(
             text(v)
-                == #"[{"id":1,"jsonrpc":"2.0","result":null},{"error":{"code":-32602,"message":"Invalid params: bad"},"id":2,"jsonrpc":"2.0"}]"#)
+                == #"[{"id":1,"jsonrpc":"2.0","result":null},{"error":{"code":-32602,"message":"Invalid params: bad"},"id":2,"jsonrpc":"2.0"}]"#
+        )
     }
 
     static let perCode: [(RPCError, String)] = [
-        (.parseError("unexpected end of input at byte 0"), #"{"code":-32700,"message":"Parse error: unexpected end of input at byte 0"}"#),
+        (
+            .parseError("unexpected end of input at byte 0"),
+            #"{"code":-32700,"message":"Parse error: unexpected end of input at byte 0"}"#
+        ),
         (.invalidRequest("empty batch"), #"{"code":-32600,"message":"Invalid Request: empty batch"}"#),
         (.methodNotFound("os/nope"), #"{"code":-32601,"message":"Method not found: os/nope"}"#),
-        (.invalidParams(#""seconds" must be a number"#), #"{"code":-32602,"message":"Invalid params: \"seconds\" must be a number"}"#),
+        (
+            .invalidParams(#""seconds" must be a number"#),
+            #"{"code":-32602,"message":"Invalid params: \"seconds\" must be a number"}"#
+        ),
         (.internalError("boom"), #"{"code":-32603,"message":"Internal error: boom"}"#),
-        (.rejected(.listenerCancelled), #"{"code":-32000,"data":{"reason":"listenerCancelled"},"message":"invoke rejected: listenerCancelled"}"#),
+        (
+            .rejected(.listenerCancelled),
+            #"{"code":-32000,"data":{"reason":"listenerCancelled"},"message":"invoke rejected: listenerCancelled"}"#
+        ),
         (
             .scheduler(.tooManyPendingTaskRequests, identifier: "com.example.app.bg-processing"),
             #"{"code":-32001,"data":{"scheduler":"tooManyPendingTaskRequests"},"message":"BGTaskScheduler.submit failed for com.example.app.bg-processing: tooManyPendingTaskRequests"}"#
@@ -100,10 +120,11 @@ struct GoldenMessageTests {
     static var messages: [Message] {
         var out: [Message] = []
         let values: [JSONValue] = [.null, [], [:], ["b": [1, 2.5, "x"], "a": ["\u{1F}": true]], "s", 0, false]
-        let errors: [RPCError] = GoldenMessageTests.perCode.map(\.0) + [
-            RPCError(code: ErrorCode(rawValue: 0), message: "", data: .null),
-            RPCError(code: .invalidParams, message: "é\t", data: [["deep": [[:]]]]),
-        ]
+        let errors: [RPCError] =
+            GoldenMessageTests.perCode.map(\.0) + [
+                RPCError(code: ErrorCode(rawValue: 0), message: "", data: .null),
+                RPCError(code: .invalidParams, message: "é\t", data: [["deep": [[:]]]]),
+            ]
         for id in ids {
             for v in values {
                 out.append(.response(.success(id: id, result: v)))
@@ -123,7 +144,8 @@ struct GoldenMessageTests {
         for i in 0..<100 {
             let v = randomValue(depth: 3, using: &rng)
             out.append(.response(.success(id: .int(i), result: v)))
-            out.append(.request(Request(id: .string(randomString(using: &rng)), method: randomString(using: &rng), params: v)))
+            out.append(
+                .request(Request(id: .string(randomString(using: &rng)), method: randomString(using: &rng), params: v)))
             out.append(.notification(RPCNotification(method: randomString(using: &rng), params: v)))
         }
         return out

@@ -21,9 +21,10 @@ struct IOSProtocolTests {
     @Test("enum raw values are the wire strings")
     func enums() {
         #expect(OSMode.allCases.map(\.rawValue) == ["manual", "ios"])
-        #expect(ExpirationCause.allCases.map(\.rawValue) == [
-            "simulated", "budget", "externalPowerLost", "networkLost", "deviceInUse",
-        ])
+        #expect(
+            ExpirationCause.allCases.map(\.rawValue) == [
+                "simulated", "budget", "externalPowerLost", "networkLost", "deviceInUse",
+            ])
         #expect(TerminationReason.allCases.map(\.rawValue) == ["system", "forceQuit", "watchdog"])
         #expect(LaunchCause.allCases.map(\.rawValue) == ["user", "backgroundTask"])
         #expect(AppPhase.allCases.map(\.rawValue) == ["launching", "running", "notRunning"])
@@ -75,9 +76,11 @@ struct IOSProtocolTests {
         #expect(try Initialize.Result(json: result.json) == result)
     }
 
-    @Test("params checks", arguments: [
-        #"{"reason":"watchdog"}"#, #"{"reason":"reboot"}"#, #"{}"#,
-    ])
+    @Test(
+        "params checks",
+        arguments: [
+            #"{"reason":"watchdog"}"#, #"{"reason":"reboot"}"#, #"{}"#,
+        ])
     func terminateParams(json: String) throws {
         #expect(throws: JSONDecodingError.self) { try OSTerminate.Params(json: try JSONParser.parse(Array(json.utf8))) }
     }

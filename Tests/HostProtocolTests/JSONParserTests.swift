@@ -132,10 +132,15 @@ struct JSONParserTests {
 
     @Test("JSONNumber(literal:) accepts exactly the JSON number grammar")
     func numberGrammar() {
-        for good in ["0", "-0", "1", "-1", "10", "1.5", "0.5", "1e5", "1E-5", "1e+5", "-0.0e0", "123456789012345678901234567890"] {
+        for good in [
+            "0", "-0", "1", "-1", "10", "1.5", "0.5", "1e5", "1E-5", "1e+5", "-0.0e0", "123456789012345678901234567890",
+        ] {
             #expect(JSONNumber(literal: good)?.literal == good, "\(good)")
         }
-        for bad in ["", "-", "+1", "01", "-01", "1.", ".5", "1e", "1e+", "0x1", "1_0", " 1", "1 ", "NaN", "Infinity", "1.2.3", "--1", "1e5.5"] {
+        for bad in [
+            "", "-", "+1", "01", "-01", "1.", ".5", "1e", "1e+", "0x1", "1_0", " 1", "1 ", "NaN", "Infinity", "1.2.3",
+            "--1", "1e5.5",
+        ] {
             #expect(JSONNumber(literal: bad) == nil, "\(bad)")
         }
     }
@@ -150,7 +155,10 @@ struct JSONParserTests {
         #expect(JSONNumber(Int.min).literal == "-9223372036854775808")
         #expect(JSONNumber(Int64(7)).literal == "7")
         var rng = SplitMix64(seed: 42)
-        var samples: [Double] = [0, -0.0, 1e-5, .leastNonzeroMagnitude, 1.7976931348623157e308, 1e16, -1e16, 9.007199254740993e15, 123456.789]
+        var samples: [Double] = [
+            0, -0.0, 1e-5, .leastNonzeroMagnitude, 1.7976931348623157e308, 1e16, -1e16, 9.007199254740993e15,
+            123456.789,
+        ]
         for _ in 0..<500 {
             samples.append(Double(bitPattern: rng.next() & ~(1 << 62)))  // exponent below the all-ones: finite
             samples.append(Double(Int64.random(in: -(1 << 53)...(1 << 53), using: &rng)))

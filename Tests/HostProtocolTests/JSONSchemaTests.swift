@@ -96,10 +96,11 @@ struct JSONSchemaTests {
         let schema = try parse(
             #"{"type":"object","required":["at"],"properties":{"params":{"properties":{"at":{"type":"number"}}}}}"#)
         let violations = JSONSchema(document: .null).validate(try parse(#"{"params":{"at":"0"}}"#), against: schema)
-        #expect(violations.map(\.description) == [
-            "(root): missing required member \"at\" (#/required)",
-            "/params/at: expected number, found string (#/properties/params/properties/at/type)",
-        ])
+        #expect(
+            violations.map(\.description) == [
+                "(root): missing required member \"at\" (#/required)",
+                "/params/at: expected number, found string (#/properties/params/properties/at/type)",
+            ])
     }
 
     @Test func aRefLoopIsReportedNotFollowedForever() throws {
@@ -116,11 +117,12 @@ struct JSONSchemaTests {
              "properties":{"a":{"pattern":"^x"},"b":{"items":{"prefixItems":[]}}},
              "oneOf":[{"if":{}}]}
             """)
-        #expect(JSONSchema.unsupportedKeywords(in: schema).sorted() == [
-            "#/oneOf/0: if",
-            "#/properties/a: pattern",
-            "#/properties/b/items: prefixItems",
-        ])
+        #expect(
+            JSONSchema.unsupportedKeywords(in: schema).sorted() == [
+                "#/oneOf/0: if",
+                "#/properties/a: pattern",
+                "#/properties/b/items: prefixItems",
+            ])
     }
 
     @Test func resolvesPointersIntoArraysAndObjects() throws {

@@ -20,7 +20,8 @@ struct JSONWriterTests {
         for (i, k) in keys.enumerated() { o[k] = .number(i) }
         let expectedOrder = ["", "A", "B", "_", "a", "a0", "aa", "b", "z", "\u{7F}", "ä", "é", "€", "\u{FF61}", "😀"]
         #expect(JSONObject(o).keys == expectedOrder)
-        let expectedText = "{" + expectedOrder.map { k in "\"\(k)\":\(keys.firstIndex(of: k)!)" }.joined(separator: ",") + "}"
+        let expectedText =
+            "{" + expectedOrder.map { k in "\"\(k)\":\(keys.firstIndex(of: k)!)" }.joined(separator: ",") + "}"
         #expect(text(.object(o)) == expectedText)
     }
 
@@ -94,7 +95,10 @@ struct JSONWriterTests {
         .null, true, false, 0, -1, 28.5, num("1e400"), num("-0"), num("12345678901234567890123"),
         "", "plain", "\u{0}\u{1}\u{1F}\"\\/\n\r\t\u{8}\u{C}", "é😀\u{10FFFF}\u{FFFD}",
         [], [:], [[[[]]]], ["": ""], ["a": ["b": ["c": [1, 2, 3]]]],
-        ["jsonrpc": "2.0", "id": .null, "error": ["code": -32700, "message": "Parse error: x", "data": ["k": [true]]]],
+        [
+            "jsonrpc": "2.0", "id": .null,
+            "error": ["code": -32700, "message": "Parse error: x", "data": ["k": [true]]],
+        ],
     ]
 
     @Test("parse(write(v)) == v", arguments: roundTrip)
@@ -134,16 +138,21 @@ func randomValue(depth: Int, using rng: inout SplitMix64) -> JSONValue {
     case 2: return .number(Int.random(in: -1_000_000...1_000_000, using: &rng))
     case 3: return .number(Double.random(in: -1e6...1e6, using: &rng))
     case 4: return .string(randomString(using: &rng))
-    case 5, 6: return .array((0..<Int.random(in: 0...4, using: &rng)).map { _ in randomValue(depth: depth - 1, using: &rng) })
+    case 5, 6:
+        return .array((0..<Int.random(in: 0...4, using: &rng)).map { _ in randomValue(depth: depth - 1, using: &rng) })
     default:
         var o: [String: JSONValue] = [:]
-        for _ in 0..<Int.random(in: 0...4, using: &rng) { o[randomString(using: &rng)] = randomValue(depth: depth - 1, using: &rng) }
+        for _ in 0..<Int.random(in: 0...4, using: &rng) {
+            o[randomString(using: &rng)] = randomValue(depth: depth - 1, using: &rng)
+        }
         return .object(o)
     }
 }
 
 func randomString(using rng: inout SplitMix64) -> String {
-    let alphabet: [Unicode.Scalar] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "€", "😀", "\u{FEFF}", "\u{2028}"]
+    let alphabet: [Unicode.Scalar] = [
+        "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "€", "😀", "\u{FEFF}", "\u{2028}",
+    ]
     var s = ""
     for _ in 0..<Int.random(in: 0...8, using: &rng) { s.unicodeScalars.append(alphabet.randomElement(using: &rng)!) }
     return s

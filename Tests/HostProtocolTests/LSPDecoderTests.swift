@@ -16,7 +16,9 @@ struct LSPDecoderTests {
         .init(
             "Content-Type before Content-Length",
             "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nContent-Length: 2\r\n\r\n{}", ["{}"]),
-        .init("Content-Type after Content-Length", "Content-Length: 2\r\ncontent-type: application/json\r\n\r\n{}", ["{}"]),
+        .init(
+            "Content-Type after Content-Length", "Content-Length: 2\r\ncontent-type: application/json\r\n\r\n{}", ["{}"]
+        ),
         .init("unknown headers ignored", "X-Foo: bar\r\nContent-Length: 2\r\nX-Empty:\r\n\r\n{}", ["{}"]),
         .init("LF-only header lines", "Content-Length: 2\n\n{}Content-Length: 3\nX: y\n\n[1]", ["{}", "[1]"]),
         .init("CRLF header line, LF blank line", "Content-Length: 2\r\n\n{}", ["{}"]),
@@ -24,9 +26,13 @@ struct LSPDecoderTests {
         .init("spaces and tabs around the value", "Content-Length: \t 2 \t\r\n\r\n{}", ["{}"]),
         .init("space before the colon", "Content-Length : 2\r\n\r\n{}", ["{}"]),
         .init("leading zeros in the length", "Content-Length: 0002\r\n\r\n{}", ["{}"]),
-        .init("body taken verbatim by length", lspFrame("{\"a\":\"\\r\\n\"}\r\n\r\nContent-Length: 9"), ["{\"a\":\"\\r\\n\"}\r\n\r\nContent-Length: 9"]),
+        .init(
+            "body taken verbatim by length", lspFrame("{\"a\":\"\\r\\n\"}\r\n\r\nContent-Length: 9"),
+            ["{\"a\":\"\\r\\n\"}\r\n\r\nContent-Length: 9"]),
         .init("Content-Length 0 gives an empty frame", "Content-Length: 0\r\n\r\n" + lspFrame("{}"), ["", "{}"]),
-        .init("stray blank lines between frames", "\r\n\n" + lspFrame("{}") + "\r\n\r\n\n" + lspFrame("[]") + "\r\n", ["{}", "[]"]),
+        .init(
+            "stray blank lines between frames", "\r\n\n" + lspFrame("{}") + "\r\n\r\n\n" + lspFrame("[]") + "\r\n",
+            ["{}", "[]"]),
         .init("only blank lines", "\r\n\n\r\n", [] as [String]),
         .init("empty input", "", [] as [String]),
         .init("non-ASCII body, length in bytes", lspFrame("{\"é\":\"😀\"}"), ["{\"é\":\"😀\"}"]),
@@ -36,24 +42,44 @@ struct LSPDecoderTests {
     ]
 
     static let malformedHeaders: [FramingCase] = [
-        .init("missing Content-Length", "Content-Type: application/json\r\n\r\n" + nextFrameText, [malformed, .frame("{\"next\":1}")]),
-        .init("negative Content-Length", "Content-Length: -1\r\n\r\n" + nextFrameText, [malformed, .frame("{\"next\":1}")]),
-        .init("non-numeric Content-Length", "Content-Length: abc\r\n\r\n" + nextFrameText, [malformed, .frame("{\"next\":1}")]),
-        .init("trailing garbage in Content-Length", "Content-Length: 2x\r\n\r\n" + nextFrameText, [malformed, .frame("{\"next\":1}")]),
-        .init("hex Content-Length", "Content-Length: 0x10\r\n\r\n" + nextFrameText, [malformed, .frame("{\"next\":1}")]),
-        .init("fractional Content-Length", "Content-Length: 1.5\r\n\r\n" + nextFrameText, [malformed, .frame("{\"next\":1}")]),
+        .init(
+            "missing Content-Length", "Content-Type: application/json\r\n\r\n" + nextFrameText,
+            [malformed, .frame("{\"next\":1}")]),
+        .init(
+            "negative Content-Length", "Content-Length: -1\r\n\r\n" + nextFrameText,
+            [malformed, .frame("{\"next\":1}")]),
+        .init(
+            "non-numeric Content-Length", "Content-Length: abc\r\n\r\n" + nextFrameText,
+            [malformed, .frame("{\"next\":1}")]),
+        .init(
+            "trailing garbage in Content-Length", "Content-Length: 2x\r\n\r\n" + nextFrameText,
+            [malformed, .frame("{\"next\":1}")]),
+        .init(
+            "hex Content-Length", "Content-Length: 0x10\r\n\r\n" + nextFrameText, [malformed, .frame("{\"next\":1}")]),
+        .init(
+            "fractional Content-Length", "Content-Length: 1.5\r\n\r\n" + nextFrameText,
+            [malformed, .frame("{\"next\":1}")]),
         .init("plus sign", "Content-Length: +2\r\n\r\n" + nextFrameText, [malformed, .frame("{\"next\":1}")]),
         .init("empty Content-Length", "Content-Length:\r\n\r\n" + nextFrameText, [malformed, .frame("{\"next\":1}")]),
         .init("two numbers", "Content-Length: 1 2\r\n\r\n" + nextFrameText, [malformed, .frame("{\"next\":1}")]),
         .init(
-            "19 digits", "Content-Length: 1234567890123456789\r\n\r\n" + nextFrameText, [malformed, .frame("{\"next\":1}")]),
+            "19 digits", "Content-Length: 1234567890123456789\r\n\r\n" + nextFrameText,
+            [malformed, .frame("{\"next\":1}")]),
         .init(
             "far more than 18 digits", "Content-Length: \(String(repeating: "9", count: 40))\r\n\r\n" + nextFrameText,
             [malformed, .frame("{\"next\":1}")]),
-        .init("repeated Content-Length", "Content-Length: 2\r\nContent-Length: 2\r\n\r\n" + nextFrameText, [malformed, .frame("{\"next\":1}")]),
-        .init("repeated in another case", "content-length: 2\r\nCONTENT-LENGTH: 3\r\n\r\n" + nextFrameText, [malformed, .frame("{\"next\":1}")]),
-        .init("a header line without a colon", "Content-Length: 2\r\nbogus\r\n\r\n" + nextFrameText, [malformed, .frame("{\"next\":1}")]),
-        .init("LF-only malformed block", "Content-Length: x\nX: y\n\n" + nextFrameText, [malformed, .frame("{\"next\":1}")]),
+        .init(
+            "repeated Content-Length", "Content-Length: 2\r\nContent-Length: 2\r\n\r\n" + nextFrameText,
+            [malformed, .frame("{\"next\":1}")]),
+        .init(
+            "repeated in another case", "content-length: 2\r\nCONTENT-LENGTH: 3\r\n\r\n" + nextFrameText,
+            [malformed, .frame("{\"next\":1}")]),
+        .init(
+            "a header line without a colon", "Content-Length: 2\r\nbogus\r\n\r\n" + nextFrameText,
+            [malformed, .frame("{\"next\":1}")]),
+        .init(
+            "LF-only malformed block", "Content-Length: x\nX: y\n\n" + nextFrameText,
+            [malformed, .frame("{\"next\":1}")]),
         .init(
             "two malformed blocks then a frame", "Content-Length: -5\r\n\r\nContent-Type: a\r\n\r\n" + nextFrameText,
             [malformed, malformed, .frame("{\"next\":1}")]),
@@ -69,7 +95,9 @@ struct LSPDecoderTests {
         expectChunkingInvariant(c.input, framed(.lsp), expected: c.expected)
     }
 
-    @Test("a header block without a usable Content-Length is malformedHeader, skipped to its blank line", arguments: malformedHeaders)
+    @Test(
+        "a header block without a usable Content-Length is malformedHeader, skipped to its blank line",
+        arguments: malformedHeaders)
     func malformedHeader(_ c: FramingCase) {
         expectChunkingInvariant(c.input, lsp(), expected: c.expected)
     }
@@ -108,7 +136,8 @@ struct LSPDecoderTests {
 
     @Test("a body cut off by the end of input: finish() throws truncated")
     func truncatedBody() {
-        expectChunkingInvariant(bytes(lspFrame("{}") + "Content-Length: 10\r\n\r\n{\"a\""), lsp(), expected: [.frame("{}"), truncated])
+        expectChunkingInvariant(
+            bytes(lspFrame("{}") + "Content-Length: 10\r\n\r\n{\"a\""), lsp(), expected: [.frame("{}"), truncated])
     }
 
     @Test("a header block cut off by the end of input: finish() throws truncated")

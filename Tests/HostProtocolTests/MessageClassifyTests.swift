@@ -13,12 +13,18 @@ func invalid(_ m: Message) -> (id: RequestID, error: RPCError)? {
 struct MessageClassifyTests {
     @Test("a request has an id and a string method")
     func request() throws {
-        #expect(try classify(#"{"jsonrpc":"2.0","id":1,"method":"startKeepalive"}"#) == .request(Request(id: .int(1), method: "startKeepalive")))
+        #expect(
+            try classify(#"{"jsonrpc":"2.0","id":1,"method":"startKeepalive"}"#)
+                == .request(Request(id: .int(1), method: "startKeepalive")))
         #expect(
             try classify(#"{"method":"m","params":{"a":[1]},"id":"x","jsonrpc":"2.0"}"#)
                 == .request(Request(id: .string("x"), method: "m", params: ["a": [1]])))
-        #expect(try classify(#"{"jsonrpc":"2.0","id":2,"method":"m","params":[1,2]}"#) == .request(Request(id: .int(2), method: "m", params: [1, 2])))
-        #expect(try classify(#"{"jsonrpc":"2.0","id":3,"method":"m","params":{}}"#) == .request(Request(id: .int(3), method: "m", params: [:])))
+        #expect(
+            try classify(#"{"jsonrpc":"2.0","id":2,"method":"m","params":[1,2]}"#)
+                == .request(Request(id: .int(2), method: "m", params: [1, 2])))
+        #expect(
+            try classify(#"{"jsonrpc":"2.0","id":3,"method":"m","params":{}}"#)
+                == .request(Request(id: .int(3), method: "m", params: [:])))
     }
 
     @Test("an id of null makes a request, not a notification")
@@ -28,7 +34,9 @@ struct MessageClassifyTests {
 
     @Test("no id makes a notification")
     func notification() throws {
-        #expect(try classify(#"{"jsonrpc":"2.0","method":"os/taskLaunched"}"#) == .notification(RPCNotification(method: "os/taskLaunched")))
+        #expect(
+            try classify(#"{"jsonrpc":"2.0","method":"os/taskLaunched"}"#)
+                == .notification(RPCNotification(method: "os/taskLaunched")))
         #expect(
             try classify(#"{"jsonrpc":"2.0","method":"waitForCancel","params":{"x":1}}"#)
                 == .notification(RPCNotification(method: "waitForCancel", params: ["x": 1])))
@@ -36,13 +44,17 @@ struct MessageClassifyTests {
 
     @Test("unknown members are ignored")
     func unknownMembers() throws {
-        #expect(try classify(#"{"jsonrpc":"2.0","id":1,"method":"m","extra":{"x":[]}}"#) == .request(Request(id: .int(1), method: "m")))
+        #expect(
+            try classify(#"{"jsonrpc":"2.0","id":1,"method":"m","extra":{"x":[]}}"#)
+                == .request(Request(id: .int(1), method: "m")))
     }
 
     @Test("ids keep their type and literal text")
     func idIdentity() throws {
         func id(_ literal: String) throws -> RequestID? {
-            guard case .request(let r) = try classify(#"{"jsonrpc":"2.0","method":"m","id":\#(literal)}"#) else { return nil }
+            guard case .request(let r) = try classify(#"{"jsonrpc":"2.0","method":"m","id":\#(literal)}"#) else {
+                return nil
+            }
             return r.id
         }
         #expect(try id("\"1\"") == .string("1"))
@@ -68,7 +80,8 @@ struct MessageClassifyTests {
         #expect(Set([precomposed, decomposed]).count == 2)
     }
 
-    @Test("an id of the wrong type is -32600 with id null", arguments: ["{}", "{\"a\":1}", "[]", "[1]", "true", "false"])
+    @Test(
+        "an id of the wrong type is -32600 with id null", arguments: ["{}", "{\"a\":1}", "[]", "[1]", "true", "false"])
     func badIDType(_ idText: String) throws {
         let m = try classify(#"{"jsonrpc":"2.0","id":\#(idText),"method":"m"}"#)
         let e = try #require(invalid(m))
@@ -79,7 +92,12 @@ struct MessageClassifyTests {
         #expect(try invalid(classify(#"{"jsonrpc":"2.0","id":\#(idText),"result":1}"#))?.id == .null)
     }
 
-    @Test("jsonrpc missing or not exactly \"2.0\" is -32600", arguments: ["", #""jsonrpc":"1.0","#, #""jsonrpc":2.0,"#, #""jsonrpc":"2.00","#, #""jsonrpc":null,"#, #""jsonrpc":"2.0 ","#, #""jsonrpc":["2.0"],"#, #""JSONRPC":"2.0","#])
+    @Test(
+        "jsonrpc missing or not exactly \"2.0\" is -32600",
+        arguments: [
+            "", #""jsonrpc":"1.0","#, #""jsonrpc":2.0,"#, #""jsonrpc":"2.00","#, #""jsonrpc":null,"#,
+            #""jsonrpc":"2.0 ","#, #""jsonrpc":["2.0"],"#, #""JSONRPC":"2.0","#,
+        ])
     func badVersion(_ member: String) throws {
         let m = try classify("{\(member)\"id\":5,\"method\":\"m\"}")
         let e = try #require(invalid(m))
@@ -120,21 +138,28 @@ struct MessageClassifyTests {
 
     @Test("responses: a result (null included) or a valid error")
     func responses() throws {
-        #expect(try classify(#"{"jsonrpc":"2.0","id":1,"result":null}"#) == .response(.success(id: .int(1), result: .null)))
-        #expect(try classify(#"{"jsonrpc":"2.0","id":"a","result":{"now":28}}"#) == .response(.success(id: .string("a"), result: ["now": 28])))
+        #expect(
+            try classify(#"{"jsonrpc":"2.0","id":1,"result":null}"#) == .response(.success(id: .int(1), result: .null)))
+        #expect(
+            try classify(#"{"jsonrpc":"2.0","id":"a","result":{"now":28}}"#)
+                == .response(.success(id: .string("a"), result: ["now": 28])))
         #expect(
             try classify(#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad"}}"#)
                 == .response(.failure(id: .null, error: RPCError(code: .parseError, message: "bad"))))
         #expect(
-            try classify(#"{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"r","data":{"reason":"completed"}}}"#)
-                == .response(.failure(id: .int(7), error: .init(code: .invokeRejected, message: "r", data: ["reason": "completed"]))))
+            try classify(
+                #"{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"r","data":{"reason":"completed"}}}"#)
+                == .response(
+                    .failure(
+                        id: .int(7), error: .init(code: .invokeRejected, message: "r", data: ["reason": "completed"]))))
     }
 
     @Test(
         "malformed responses are -32600",
         arguments: [
             #""result":1,"error":{"code":1,"message":"m"}"#, #""error":{"code":"1","message":"m"}"#,
-            #""error":{"code":1.5,"message":"m"}"#, #""error":{"message":"m"}"#, #""error":{"code":1}"#, #""error":"x""#,
+            #""error":{"code":1.5,"message":"m"}"#, #""error":{"message":"m"}"#, #""error":{"code":1}"#,
+            #""error":"x""#,
         ])
     func badResponses(_ members: String) throws {
         let e = try #require(invalid(classify(#"{"jsonrpc":"2.0","id":3,\#(members)}"#)))
@@ -145,7 +170,8 @@ struct MessageClassifyTests {
     func messageJSON() throws {
         let texts = [
             #"{"id":1,"jsonrpc":"2.0","method":"m","params":{"a":1}}"#, #"{"jsonrpc":"2.0","method":"n"}"#,
-            #"{"id":"x","jsonrpc":"2.0","result":[1]}"#, #"{"error":{"code":-32601,"message":"no"},"id":null,"jsonrpc":"2.0"}"#,
+            #"{"id":"x","jsonrpc":"2.0","result":[1]}"#,
+            #"{"error":{"code":-32601,"message":"no"},"id":null,"jsonrpc":"2.0"}"#,
         ]
         for t in texts {
             #expect(text(try classify(t).json) == t)
@@ -161,7 +187,9 @@ struct MessageClassifyTests {
 struct EnvelopeTests {
     @Test("a single object is .single")
     func single() throws {
-        #expect(Envelope.classify(try parse(#"{"jsonrpc":"2.0","method":"m"}"#)) == .single(.notification(RPCNotification(method: "m"))))
+        #expect(
+            Envelope.classify(try parse(#"{"jsonrpc":"2.0","method":"m"}"#))
+                == .single(.notification(RPCNotification(method: "m"))))
     }
 
     @Test("an empty batch is one -32600 with id null")
@@ -189,7 +217,9 @@ struct EnvelopeTests {
 
     @Test("a mixed batch keeps its order")
     func mixedBatch() throws {
-        let v = try parse(#"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"b"},2,{"jsonrpc":"2.0","id":"r","result":0}]"#)
+        let v = try parse(
+            #"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"b"},2,{"jsonrpc":"2.0","id":"r","result":0}]"#
+        )
         guard case .batch(let m) = Envelope.classify(v) else {
             Issue.record("not a batch")
             return
@@ -211,9 +241,12 @@ struct EnvelopeTests {
         #expect(invalid(m[0])?.error.code == .invalidRequest)
     }
 
-    @Test("frames that are not JSON or not UTF-8 are -32700 with id null", arguments: [
-        Array("{".utf8), Array("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\"".utf8), [0x22, 0xC0, 0xAF, 0x22], [], Array("[1,]".utf8),
-    ])
+    @Test(
+        "frames that are not JSON or not UTF-8 are -32700 with id null",
+        arguments: [
+            Array("{".utf8), Array("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\"".utf8), [0x22, 0xC0, 0xAF, 0x22], [],
+            Array("[1,]".utf8),
+        ])
     func parseErrors(_ frame: [UInt8]) {
         guard case .single(.invalid(let id, let error)) = Envelope.parse(frame[...]) else {
             Issue.record("not a single invalid message")
@@ -226,6 +259,7 @@ struct EnvelopeTests {
     @Test("Envelope.parse classifies valid frames, slices included")
     func parseValid() {
         let storage = Array("xx{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\"}yy".utf8)
-        #expect(Envelope.parse(storage[2..<(storage.count - 2)]) == .single(.request(Request(id: .int(1), method: "m"))))
+        #expect(
+            Envelope.parse(storage[2..<(storage.count - 2)]) == .single(.request(Request(id: .int(1), method: "m"))))
     }
 }

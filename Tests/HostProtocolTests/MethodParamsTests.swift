@@ -19,16 +19,20 @@ func decodeError<T: JSONDecodable>(_: T.Type, _ v: JSONValue) -> JSONDecodingErr
 struct StartKeepaliveParamsTests {
     static let allFields = [
         "label", "foregroundServiceType", "iosSafetyTimeoutSecs", "iosProcessingSafetyTimeoutSecs",
-        "iosEarliestRefreshBeginMinutes", "iosEarliestProcessingBeginMinutes", "iosRequiresExternalPower", "iosRequiresNetworkConnectivity",
+        "iosEarliestRefreshBeginMinutes", "iosEarliestProcessingBeginMinutes", "iosRequiresExternalPower",
+        "iosRequiresNetworkConnectivity",
     ]
 
     @Test("well-typed fields are read the same by both")
     func wellTyped() throws {
         let v = json(
-            #"{"label":"sync","foregroundServiceType":"dataSync","iosSafetyTimeoutSecs":20,"iosProcessingSafetyTimeoutSecs":60.5,"iosEarliestRefreshBeginMinutes":1,"iosEarliestProcessingBeginMinutes":30,"iosRequiresExternalPower":true,"iosRequiresNetworkConnectivity":false,"unknown":[1]}"#)
+            #"{"label":"sync","foregroundServiceType":"dataSync","iosSafetyTimeoutSecs":20,"iosProcessingSafetyTimeoutSecs":60.5,"iosEarliestRefreshBeginMinutes":1,"iosEarliestProcessingBeginMinutes":30,"iosRequiresExternalPower":true,"iosRequiresNetworkConnectivity":false,"unknown":[1]}"#
+        )
         let expected = StartKeepalive.Params(
-            label: "sync", foregroundServiceType: "dataSync", iosSafetyTimeoutSecs: 20, iosProcessingSafetyTimeoutSecs: .some(60.5),
-            iosEarliestRefreshBeginMinutes: 1, iosEarliestProcessingBeginMinutes: 30, iosRequiresExternalPower: true, iosRequiresNetworkConnectivity: false)
+            label: "sync", foregroundServiceType: "dataSync", iosSafetyTimeoutSecs: 20,
+            iosProcessingSafetyTimeoutSecs: .some(60.5),
+            iosEarliestRefreshBeginMinutes: 1, iosEarliestProcessingBeginMinutes: 30, iosRequiresExternalPower: true,
+            iosRequiresNetworkConnectivity: false)
         #expect(try StartKeepalive.Params(json: v) == expected)
         let (lenient, mismatches) = try StartKeepalive.Params.lenient(v)
         #expect(lenient == expected)
@@ -47,7 +51,8 @@ struct StartKeepaliveParamsTests {
     @Test("every wrong-typed field is listed by lenient and thrown by strict")
     func allWrong() throws {
         let v = json(
-            #"{"label":1,"foregroundServiceType":true,"iosSafetyTimeoutSecs":"28","iosProcessingSafetyTimeoutSecs":"x","iosEarliestRefreshBeginMinutes":[],"iosEarliestProcessingBeginMinutes":{},"iosRequiresExternalPower":"true","iosRequiresNetworkConnectivity":1}"#)
+            #"{"label":1,"foregroundServiceType":true,"iosSafetyTimeoutSecs":"28","iosProcessingSafetyTimeoutSecs":"x","iosEarliestRefreshBeginMinutes":[],"iosEarliestProcessingBeginMinutes":{},"iosRequiresExternalPower":"true","iosRequiresNetworkConnectivity":1}"#
+        )
         let (p, m) = try StartKeepalive.Params.lenient(v)
         #expect(p == StartKeepalive.Params())
         #expect(paths(m) == Set(StartKeepaliveParamsTests.allFields))
@@ -80,16 +85,24 @@ struct StartKeepaliveParamsTests {
         #expect(m.map(\.path) == ["iosProcessingSafetyTimeoutSecs"])
         #expect(m.first?.found == "null")
         // null is still a wrong type for the other fields under strict.
-        #expect(decodeError(StartKeepalive.Params.self, json(#"{"iosSafetyTimeoutSecs":null}"#))?.path == "iosSafetyTimeoutSecs")
+        #expect(
+            decodeError(StartKeepalive.Params.self, json(#"{"iosSafetyTimeoutSecs":null}"#))?.path
+                == "iosSafetyTimeoutSecs")
         #expect(decodeError(StartKeepalive.Params.self, json(#"{"label":null}"#))?.path == "label")
         // ...and strict with null processing still rejects another wrong field.
-        #expect(decodeError(StartKeepalive.Params.self, json(#"{"iosProcessingSafetyTimeoutSecs":null,"label":1}"#))?.path == "label")
+        #expect(
+            decodeError(StartKeepalive.Params.self, json(#"{"iosProcessingSafetyTimeoutSecs":null,"label":1}"#))?.path
+                == "label")
     }
 
     @Test("zero and negative processing timeouts are numbers (meaning: no timer)")
     func processingNonPositive() throws {
-        #expect(try StartKeepalive.Params(json: ["iosProcessingSafetyTimeoutSecs": 0]).iosProcessingSafetyTimeoutSecs == .some(0))
-        #expect(try StartKeepalive.Params(json: ["iosProcessingSafetyTimeoutSecs": -5]).iosProcessingSafetyTimeoutSecs == .some(-5))
+        #expect(
+            try StartKeepalive.Params(json: ["iosProcessingSafetyTimeoutSecs": 0]).iosProcessingSafetyTimeoutSecs
+                == .some(0))
+        #expect(
+            try StartKeepalive.Params(json: ["iosProcessingSafetyTimeoutSecs": -5]).iosProcessingSafetyTimeoutSecs
+                == .some(-5))
     }
 
     @Test("a number too large for a Double is a wrong type")
@@ -100,7 +113,8 @@ struct StartKeepaliveParamsTests {
         #expect(decodeError(StartKeepalive.Params.self, v) != nil)
     }
 
-    @Test("params that are not an object throw in both readings", arguments: ["[]", "[1]", "5", "\"x\"", "null", "true"])
+    @Test(
+        "params that are not an object throw in both readings", arguments: ["[]", "[1]", "5", "\"x\"", "null", "true"])
     func notAnObject(_ text: String) {
         #expect(decodeError(StartKeepalive.Params.self, json(text)) != nil)
         #expect(throws: JSONDecodingError.self) { try StartKeepalive.Params.lenient(json(text)) }
@@ -109,22 +123,29 @@ struct StartKeepaliveParamsTests {
     @Test("JSON round trip, explicit null included")
     func roundTrip() throws {
         let values: [StartKeepalive.Params] = [
-            .init(), .init(label: "l"), .init(iosProcessingSafetyTimeoutSecs: .some(nil)), .init(iosProcessingSafetyTimeoutSecs: .some(0.25)),
+            .init(), .init(label: "l"), .init(iosProcessingSafetyTimeoutSecs: .some(nil)),
+            .init(iosProcessingSafetyTimeoutSecs: .some(0.25)),
             .init(
-                label: "é\n", foregroundServiceType: "location", iosSafetyTimeoutSecs: 0.1, iosProcessingSafetyTimeoutSecs: .some(300),
-                iosEarliestRefreshBeginMinutes: 15, iosEarliestProcessingBeginMinutes: 0, iosRequiresExternalPower: false, iosRequiresNetworkConnectivity: true),
+                label: "é\n", foregroundServiceType: "location", iosSafetyTimeoutSecs: 0.1,
+                iosProcessingSafetyTimeoutSecs: .some(300),
+                iosEarliestRefreshBeginMinutes: 15, iosEarliestProcessingBeginMinutes: 0,
+                iosRequiresExternalPower: false, iosRequiresNetworkConnectivity: true),
         ]
         for p in values {
             #expect(try StartKeepalive.Params(json: JSONParser.parse(p.json.compactBytes)) == p)
         }
         #expect(text(StartKeepalive.Params().json) == "{}")
-        #expect(text(StartKeepalive.Params(iosProcessingSafetyTimeoutSecs: .some(nil)).json) == #"{"iosProcessingSafetyTimeoutSecs":null}"#)
+        #expect(
+            text(StartKeepalive.Params(iosProcessingSafetyTimeoutSecs: .some(nil)).json)
+                == #"{"iosProcessingSafetyTimeoutSecs":null}"#)
     }
 }
 
 @Suite("CompleteBgTask.Params: strict and lenient")
 struct CompleteBgTaskParamsTests {
-    @Test("booleans and absence", arguments: [("{}", nil), (#"{"success":true}"#, true), (#"{"success":false}"#, false)] as [(String, Bool?)])
+    @Test(
+        "booleans and absence",
+        arguments: [("{}", nil), (#"{"success":true}"#, true), (#"{"success":false}"#, false)] as [(String, Bool?)])
     func valid(text: String, success: Bool?) throws {
         #expect(try CompleteBgTask.Params(json: json(text)).success == success)
         let (p, m) = try CompleteBgTask.Params.lenient(json(text))
@@ -132,7 +153,9 @@ struct CompleteBgTaskParamsTests {
         #expect(m.isEmpty)
     }
 
-    @Test("non-booleans: strict throws, lenient leaves success out", arguments: ["null", "\"yes\"", "0", "1", "[]", "{}", "\"true\""])
+    @Test(
+        "non-booleans: strict throws, lenient leaves success out",
+        arguments: ["null", "\"yes\"", "0", "1", "[]", "{}", "\"true\""])
     func wrongType(_ value: String) throws {
         let v = json(#"{"success":\#(value)}"#)
         #expect(decodeError(CompleteBgTask.Params.self, v)?.path == "success")
@@ -153,17 +176,24 @@ struct CompleteBgTaskParamsTests {
 
 @Suite("OSAdvanceTime.Params")
 struct OSAdvanceTimeParamsTests {
-    @Test("non-negative seconds are accepted", arguments: [("28", 28_000_000_000), ("0", 0), ("28.5", 28_500_000_000), ("0.000000001", 1), ("900", 900_000_000_000)] as [(String, Int64)])
+    @Test(
+        "non-negative seconds are accepted",
+        arguments: [
+            ("28", 28_000_000_000), ("0", 0), ("28.5", 28_500_000_000), ("0.000000001", 1), ("900", 900_000_000_000),
+        ] as [(String, Int64)])
     func accepted(text: String, ns: Int64) throws {
         let p = try OSAdvanceTime.Params(json: json(#"{"seconds":\#(text)}"#))
         #expect(p.duration.nanoseconds == ns)
         #expect(p.seconds == Double(text)!)
     }
 
-    @Test("negative, non-numeric, missing and non-finite seconds are rejected", arguments: [
-        #"{"seconds":-1}"#, #"{"seconds":-0.000000001}"#, #"{"seconds":-1e-10}"#, #"{"seconds":"28"}"#, #"{"seconds":null}"#,
-        #"{"seconds":1e400}"#, "{}", #"{"second":1}"#, "[28]",
-    ])
+    @Test(
+        "negative, non-numeric, missing and non-finite seconds are rejected",
+        arguments: [
+            #"{"seconds":-1}"#, #"{"seconds":-0.000000001}"#, #"{"seconds":-1e-10}"#, #"{"seconds":"28"}"#,
+            #"{"seconds":null}"#,
+            #"{"seconds":1e400}"#, "{}", #"{"second":1}"#, "[28]",
+        ])
     func rejected(_ text: String) {
         let e = decodeError(OSAdvanceTime.Params.self, json(text))
         #expect(e != nil)
@@ -192,7 +222,9 @@ struct SmallParamsTests {
         #expect(try Initialize.Params(json: json(#"{"capabilities":{"events":false}}"#)).events == false)
         #expect(try Initialize.Params(json: json(#"{"capabilities":{}}"#)).events == nil)
         #expect(try Initialize.Params(json: json("{}")).events == nil)
-        #expect(decodeError(Initialize.Params.self, json(#"{"capabilities":{"events":"yes"}}"#))?.path == "capabilities.events")
+        #expect(
+            decodeError(Initialize.Params.self, json(#"{"capabilities":{"events":"yes"}}"#))?.path
+                == "capabilities.events")
         #expect(decodeError(Initialize.Params.self, json(#"{"capabilities":1}"#))?.path == "capabilities")
         for p in [Initialize.Params(), .init(events: true), .init(events: false)] {
             #expect(try Initialize.Params(json: JSONParser.parse(p.json.compactBytes)) == p)
@@ -220,7 +252,8 @@ struct SmallParamsTests {
         #expect(r.lenient("missing", .bool) == nil)
         #expect(r.mismatches == [JSONDecodingError(path: "outer.a", expected: "a boolean", found: "string")])
         #expect(r.mismatches.first?.description == #""outer.a" must be a boolean, got string"#)
-        #expect(JSONDecodingError(path: "", expected: "null", found: "number").description == "expected null, got number")
+        #expect(
+            JSONDecodingError(path: "", expected: "null", found: "number").description == "expected null, got number")
         #expect(JSONField<[Int64]>.array(of: .integer).read(json("[1,2]")) == [1, 2])
         #expect(JSONField<[Int64]>.array(of: .integer).read(json("[1,2.5]")) == nil)
     }
@@ -236,17 +269,27 @@ struct SmallParamsTests {
     func setConditions() throws {
         let p = try OSSetConditions.Params(json: json(#"{"backgroundRefreshStatus":"denied","autoLaunch":true}"#))
         #expect(p == OSSetConditions.Params(backgroundRefreshStatus: .denied, autoLaunch: true))
-        #expect(decodeError(OSSetConditions.Params.self, json(#"{"backgroundRefreshStatus":"Denied"}"#))?.path == "backgroundRefreshStatus")
+        #expect(
+            decodeError(OSSetConditions.Params.self, json(#"{"backgroundRefreshStatus":"Denied"}"#))?.path
+                == "backgroundRefreshStatus")
         #expect(decodeError(OSSetConditions.Params.self, json(#"{"externalPower":"true"}"#))?.path == "externalPower")
         #expect(try OSSetConditions.Params(json: json("{}")) == OSSetConditions.Params())
     }
 
     @Test("os/submit params: constraints only on processing requests")
     func submit() throws {
-        #expect(decodeError(OSSubmit.Params.self, json(#"{"identifier":"r","kind":"refresh","requiresExternalPower":true}"#)) != nil)
-        #expect(decodeError(OSSubmit.Params.self, json(#"{"identifier":"r","kind":"refresh","requiresExternalPower":false}"#)) == nil)
+        #expect(
+            decodeError(
+                OSSubmit.Params.self, json(#"{"identifier":"r","kind":"refresh","requiresExternalPower":true}"#)) != nil
+        )
+        #expect(
+            decodeError(
+                OSSubmit.Params.self, json(#"{"identifier":"r","kind":"refresh","requiresExternalPower":false}"#))
+                == nil)
         #expect(decodeError(OSSubmit.Params.self, json(#"{"identifier":"p","kind":"background"}"#))?.path == "kind")
-        let p = try OSSubmit.Params(json: json(#"{"identifier":"p","kind":"processing","earliestBeginDate":null,"requiresNetworkConnectivity":true}"#))
+        let p = try OSSubmit.Params(
+            json: json(
+                #"{"identifier":"p","kind":"processing","earliestBeginDate":null,"requiresNetworkConnectivity":true}"#))
         #expect(p == OSSubmit.Params(identifier: "p", kind: .processing, requiresNetworkConnectivity: true))
     }
 }

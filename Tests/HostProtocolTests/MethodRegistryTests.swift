@@ -9,8 +9,10 @@ struct MethodRegistryTests {
         ("startKeepalive", .invoke, false), ("waitForCancel", .invoke, false), ("completeBgTask", .invoke, false),
         ("stopKeepalive", .invoke, false), ("cancelCancelListener", .invoke, false),
         ("os/launch", .osControl, false), ("os/expire", .osControl, false), ("os/advanceTime", .osControl, false),
-        ("os/pendingTaskRequests", .osControl, false), ("os/setConditions", .osControl, false), ("os/submit", .osControl, true),
-        ("initialize", .session, false), ("shutdown", .session, false), ("plugin/state", .session, false), ("plugin/reset", .session, false),
+        ("os/pendingTaskRequests", .osControl, false), ("os/setConditions", .osControl, false),
+        ("os/submit", .osControl, true),
+        ("initialize", .session, false), ("shutdown", .session, false), ("plugin/state", .session, false),
+        ("plugin/reset", .session, false),
         ("plugin/dispatchSchedule", .session, true),
         ("rpc.discover", .session, true),
     ]
@@ -35,14 +37,21 @@ struct MethodRegistryTests {
         #expect(e.isExtension == isExtension)
     }
 
-    @Test("unknown and near-miss names are not methods", arguments: ["", "StartKeepalive", "startkeepalive", "os/Launch", "os/launch ", "plugin/State", "os/submitFailed", "exit"])
+    @Test(
+        "unknown and near-miss names are not methods",
+        arguments: [
+            "", "StartKeepalive", "startkeepalive", "os/Launch", "os/launch ", "plugin/State", "os/submitFailed",
+            "exit",
+        ])
     func unknown(name: String) {
         #expect(MethodRegistry.method(named: name) == nil)
     }
 
     @Test("each method type carries the contract's name")
     func typeNames() {
-        func check<M: RPCMethod>(_: M.Type, _ name: String, _ kind: MethodKind, sourceLocation: SourceLocation = #_sourceLocation) {
+        func check<M: RPCMethod>(
+            _: M.Type, _ name: String, _ kind: MethodKind, sourceLocation: SourceLocation = #_sourceLocation
+        ) {
             #expect(M.name == name, sourceLocation: sourceLocation)
             #expect(M.kind == kind, sourceLocation: sourceLocation)
         }
@@ -88,27 +97,29 @@ struct MethodRegistryTests {
 
     /// A misspelled method name's likely meaning: equal but for case, else the nearest within
     /// two edits, among the methods the plugin's `--os` mode serves; nothing for a far name.
-    @Test(arguments: [
-        ("startKeepAlive", OSMode.manual, "startKeepalive"),
-        ("PLUGIN/STATE", .manual, "plugin/state"),
-        ("os/lunch", .manual, "os/launch"),
-        ("os/advanceTim", .manual, "os/advanceTime"),
-        ("completeBgTsk", .manual, "completeBgTask"),
-        ("os/explian", .ios, "os/explain"),
-        ("os/explian", .manual, nil),
-        ("os/terminate", .manual, nil),
-        ("nope", .manual, nil),
-        ("", .manual, nil),
-        ("os/advance", .manual, nil),
-        (String(repeating: "startKeepalive", count: 100), .manual, nil),
-    ] as [(String, OSMode, String?)])
+    @Test(
+        arguments: [
+            ("startKeepAlive", OSMode.manual, "startKeepalive"),
+            ("PLUGIN/STATE", .manual, "plugin/state"),
+            ("os/lunch", .manual, "os/launch"),
+            ("os/advanceTim", .manual, "os/advanceTime"),
+            ("completeBgTsk", .manual, "completeBgTask"),
+            ("os/explian", .ios, "os/explain"),
+            ("os/explian", .manual, nil),
+            ("os/terminate", .manual, nil),
+            ("nope", .manual, nil),
+            ("", .manual, nil),
+            ("os/advance", .manual, nil),
+            (String(repeating: "startKeepalive", count: 100), .manual, nil),
+        ] as [(String, OSMode, String?)])
     func suggestion(name: String, os: OSMode, expected: String?) {
         #expect(MethodRegistry.suggestion(for: name, os: os) == expected)
     }
 
     @Test func methodNotFoundCarriesTheSuggestion() {
-        #expect(RPCError.methodNotFound("os/lunch", suggestion: "os/launch").message
-            == "Method not found: os/lunch (did you mean os/launch?)")
+        #expect(
+            RPCError.methodNotFound("os/lunch", suggestion: "os/launch").message
+                == "Method not found: os/lunch (did you mean os/launch?)")
         #expect(RPCError.methodNotFound("nope").message == "Method not found: nope")
         #expect(RPCError.methodNotFound("nope", suggestion: "x").code == .methodNotFound)
     }

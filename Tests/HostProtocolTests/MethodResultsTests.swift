@@ -12,9 +12,11 @@ func expectRoundTrip<T: JSONCodable & Equatable>(_ v: T, sourceLocation: SourceL
 @Suite("Method results and events: shapes and round trips")
 struct MethodResultsTests {
     static let at = VirtualTime(seconds: 900.5)!
-    static let refresh = TaskRequestInfo(identifier: "com.example.app.bg-refresh", kind: .refresh, earliestBeginDate: VirtualTime(seconds: 900)!)
+    static let refresh = TaskRequestInfo(
+        identifier: "com.example.app.bg-refresh", kind: .refresh, earliestBeginDate: VirtualTime(seconds: 900)!)
     static let processing = TaskRequestInfo(
-        identifier: "com.example.app.bg-processing", kind: .processing, earliestBeginDate: nil, requiresExternalPower: true, requiresNetworkConnectivity: true)
+        identifier: "com.example.app.bg-processing", kind: .processing, earliestBeginDate: nil,
+        requiresExternalPower: true, requiresNetworkConnectivity: true)
 
     @Test("os/launch result is {identifier, kind, at}")
     func launch() {
@@ -26,7 +28,10 @@ struct MethodResultsTests {
 
     @Test("pending task requests: the five members, null earliestBeginDate kept")
     func pendingRequests() {
-        #expect(keys(MethodResultsTests.refresh.json) == ["earliestBeginDate", "identifier", "kind", "requiresExternalPower", "requiresNetworkConnectivity"])
+        #expect(
+            keys(MethodResultsTests.refresh.json) == [
+                "earliestBeginDate", "identifier", "kind", "requiresExternalPower", "requiresNetworkConnectivity",
+            ])
         #expect(MethodResultsTests.processing.json["earliestBeginDate"] == .null)
         expectRoundTrip(MethodResultsTests.refresh)
         expectRoundTrip(MethodResultsTests.processing)
@@ -41,10 +46,19 @@ struct MethodResultsTests {
     @Test("conditions: the contract's defaults and shape")
     func conditions() {
         let d = Conditions.defaults
-        #expect(d == Conditions(backgroundRefreshStatus: .available, externalPower: false, networkConnected: true, autoLaunch: false))
-        #expect(text(d.json) == #"{"autoLaunch":false,"backgroundRefreshStatus":"available","externalPower":false,"networkConnected":true}"#)
+        #expect(
+            d
+                == Conditions(
+                    backgroundRefreshStatus: .available, externalPower: false, networkConnected: true, autoLaunch: false
+                ))
+        #expect(
+            text(d.json)
+                == #"{"autoLaunch":false,"backgroundRefreshStatus":"available","externalPower":false,"networkConnected":true}"#
+        )
         expectRoundTrip(d)
-        expectRoundTrip(Conditions(backgroundRefreshStatus: .restricted, externalPower: true, networkConnected: false, autoLaunch: true))
+        expectRoundTrip(
+            Conditions(
+                backgroundRefreshStatus: .restricted, externalPower: true, networkConnected: false, autoLaunch: true))
         expectRoundTrip(OSSetConditions.Params(externalPower: false, networkConnected: true))
     }
 
@@ -52,11 +66,13 @@ struct MethodResultsTests {
     func initializeResult() {
         let r = Initialize.Result(
             serverName: "background-service-plugin", serverVersion: "0.1.0", bundleIdentifier: "com.example.app",
-            refreshIdentifier: "com.example.app.bg-refresh", processingIdentifier: "com.example.app.bg-processing", clock: .virtual, profile: .seed)
+            refreshIdentifier: "com.example.app.bg-refresh", processingIdentifier: "com.example.app.bg-processing",
+            clock: .virtual, profile: .seed)
         #expect(r.protocolVersion == "1")
         #expect(
             text(r.json)
-                == #"{"bundleIdentifier":"com.example.app","clock":"virtual","profile":"seed","protocolVersion":"1","serverInfo":{"name":"background-service-plugin","version":"0.1.0"},"taskIdentifiers":{"processing":"com.example.app.bg-processing","refresh":"com.example.app.bg-refresh"}}"#)
+                == #"{"bundleIdentifier":"com.example.app","clock":"virtual","profile":"seed","protocolVersion":"1","serverInfo":{"name":"background-service-plugin","version":"0.1.0"},"taskIdentifiers":{"processing":"com.example.app.bg-processing","refresh":"com.example.app.bg-refresh"}}"#
+        )
         expectRoundTrip(r)
         var broken = r.json.objectValue!
         broken["serverInfo"] = ["name": "x"]
@@ -82,9 +98,11 @@ struct MethodResultsTests {
     static var snapshot: PluginStateSnapshot {
         PluginStateSnapshot(
             now: VirtualTime(seconds: 928)!, clock: .virtual, profile: .strict,
-            activeTask: .init(identifier: "com.example.app.bg-refresh", kind: .refresh, launchedAt: VirtualTime(seconds: 900)!),
+            activeTask: .init(
+                identifier: "com.example.app.bg-refresh", kind: .refresh, launchedAt: VirtualTime(seconds: 900)!),
             pendingCancelInvoke: .string("w1"), safetyTimerDeadline: VirtualTime(seconds: 928)!, config: .defaults,
-            pendingRequests: [processing], registered: [.init(identifier: "com.example.app.bg-refresh", kind: .refresh)],
+            pendingRequests: [processing],
+            registered: [.init(identifier: "com.example.app.bg-refresh", kind: .refresh)],
             conditions: .defaults, counters: .init(launched: 1, completed: 0, expired: 0, violations: 0, dropped: 2),
             cancelInvokePending: true, notificationAuthorizationRequests: 1)
     }
@@ -92,13 +110,17 @@ struct MethodResultsTests {
     @Test("plugin/state snapshot has the contract's members")
     func snapshotShape() throws {
         let v = MethodResultsTests.snapshot.json
-        for k in ["now", "clock", "profile", "activeTask", "pendingCancelInvoke", "safetyTimer", "config", "pendingRequests", "registered", "conditions", "counters"] {
+        for k in [
+            "now", "clock", "profile", "activeTask", "pendingCancelInvoke", "safetyTimer", "config", "pendingRequests",
+            "registered", "conditions", "counters",
+        ] {
             #expect(v[k] != nil, "missing \(k)")
         }
         #expect(keys(try #require(v["activeTask"])) == ["identifier", "kind", "launchedAt"])
         #expect(v["safetyTimer"] == ["deadline": 928])
         #expect(v["pendingCancelInvoke"] == "w1")
-        #expect(Set(keys(try #require(v["counters"]))).isSuperset(of: ["launched", "completed", "expired", "violations"]))
+        #expect(
+            Set(keys(try #require(v["counters"]))).isSuperset(of: ["launched", "completed", "expired", "violations"]))
         expectRoundTrip(MethodResultsTests.snapshot)
     }
 
@@ -145,6 +167,9 @@ struct MethodResultsTests {
             expectRoundTrip(p)
         }
         expectRoundTrip(IdentifierParams(identifier: "com.example.app.bg-processing"))
-        expectRoundTrip(OSSubmit.Params(identifier: "p", kind: .processing, earliestBeginDate: VirtualTime(seconds: 60)!, requiresExternalPower: true))
+        expectRoundTrip(
+            OSSubmit.Params(
+                identifier: "p", kind: .processing, earliestBeginDate: VirtualTime(seconds: 60)!,
+                requiresExternalPower: true))
     }
 }

@@ -22,7 +22,9 @@ struct NDJSONDecoderTests {
         .init(
             "a hundred lines", (0..<100).map { "{\"n\":\($0)}\n" }.joined(),
             (0..<100).map { "{\"n\":\($0)}" }),
-        .init("invalid UTF-8 passes through untouched", [0xFF, 0xFE, 0x0A, 0xC0, 0xAF], [.frame([0xFF, 0xFE]), .frame([0xC0, 0xAF])]),
+        .init(
+            "invalid UTF-8 passes through untouched", [0xFF, 0xFE, 0x0A, 0xC0, 0xAF],
+            [.frame([0xFF, 0xFE]), .frame([0xC0, 0xAF])]),
     ]
 
     @Test("decodes the same for every chunking", arguments: cases)
@@ -62,7 +64,9 @@ struct NDJSONDecoderTests {
         let long = String(repeating: "7", count: 40)
         expectChunkingInvariant(
             bytes("[\(long)]\r\n[\(long)]\n[]\n"), ndjson(16),
-            expected: [.error(.oversized(length: nil, limit: 16)), .error(.oversized(length: nil, limit: 16)), .frame("[]")],
+            expected: [
+                .error(.oversized(length: nil, limit: 16)), .error(.oversized(length: nil, limit: 16)), .frame("[]"),
+            ],
             compare: \.ignoringOversizedLength, crossNormalize: \.ignoringOversizedLength)
     }
 
@@ -76,7 +80,8 @@ struct NDJSONDecoderTests {
 
     @Test("oversized errors carry the configured limit")
     func oversizedLimit() {
-        let out = expectChunkingInvariant(bytes(String(repeating: "1", count: 11) + "\n"), ndjson(10), crossNormalize: \.ignoringOversizedLength)
+        let out = expectChunkingInvariant(
+            bytes(String(repeating: "1", count: 11) + "\n"), ndjson(10), crossNormalize: \.ignoringOversizedLength)
         guard case .error(.oversized(_, let limit))? = out.first else {
             Issue.record("expected an oversized error, got \(out)")
             return
@@ -113,9 +118,10 @@ struct NDJSONDecoderTests {
         d.feed(bytes("\"}\n{\"after\":2}\n"))
         drain(&d, into: &out, budget: 100)
         #expect(peak <= limit + chunk.count, "peak buffered \(peak) bytes")
-        #expect(out.map(\.ignoringOversizedLength) == [
-            .frame("{\"first\":1}"), .error(.oversized(length: nil, limit: limit)), .frame("{\"after\":2}"),
-        ])
+        #expect(
+            out.map(\.ignoringOversizedLength) == [
+                .frame("{\"first\":1}"), .error(.oversized(length: nil, limit: limit)), .frame("{\"after\":2}"),
+            ])
         #expect(d.buffered == 0)
     }
 

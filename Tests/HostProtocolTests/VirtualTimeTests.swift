@@ -98,7 +98,9 @@ struct VirtualTimeTests {
     @Test("an exit test of a time that converts fine exits normally (control for the test above)")
     func exitTestControl() async {
         await #expect(processExitsWith: .success) {
-            guard VirtualTime(seconds: JSONNumber(literal: "5000000000")!)?.nanoseconds == VirtualTime.limit else { fatalError("not clamped") }
+            guard VirtualTime(seconds: JSONNumber(literal: "5000000000")!)?.nanoseconds == VirtualTime.limit else {
+                fatalError("not clamped")
+            }
         }
     }
 
@@ -123,7 +125,8 @@ struct VirtualTimeTests {
         let near = VirtualTime(nanoseconds: VirtualTime.limit - 1)
         #expect(near.adding(nanoseconds: 10).nanoseconds == VirtualTime.limit)
         #expect(near.adding(nanoseconds: .max).nanoseconds == VirtualTime.limit)
-        #expect(VirtualTime(nanoseconds: -VirtualTime.limit).adding(nanoseconds: .min).nanoseconds == -VirtualTime.limit)
+        #expect(
+            VirtualTime(nanoseconds: -VirtualTime.limit).adding(nanoseconds: .min).nanoseconds == -VirtualTime.limit)
         #expect(near.adding(seconds: 1e300).nanoseconds == VirtualTime.limit)
         #expect(VirtualTime.zero.adding(seconds: -1e300).nanoseconds == -VirtualTime.limit)
         #expect(near.adding(nanoseconds: -1).nanoseconds == VirtualTime.limit - 2)

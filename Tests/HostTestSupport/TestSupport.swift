@@ -14,7 +14,8 @@ package enum Binaries {
     }
 
     package static var plugin: String {
-        ProcessInfo.processInfo.environment["BSP_PLUGIN_PATH"] ?? directory.appendingPathComponent("background-service-plugin").path
+        ProcessInfo.processInfo.environment["BSP_PLUGIN_PATH"]
+            ?? directory.appendingPathComponent("background-service-plugin").path
     }
 
     package static var host: String { directory.appendingPathComponent("plugin-host").path }
@@ -54,7 +55,9 @@ package func processExists(_ pid: Int32) -> Bool {
 
 /// Runs plugin-host with arguments (and extra environment variables) on its own
 /// thread; returns its status and output, stderr drained alongside stdout.
-package func runHost(_ arguments: [String], env: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
+package func runHost(_ arguments: [String], env: [String: String] = [:]) async throws -> (
+    status: Int32, stdout: String, stderr: String
+) {
     try await runProgram(Binaries.host, arguments, env: env)
 }
 
@@ -89,7 +92,9 @@ package func runProgram(
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         errDone.wait()
-        return (p.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: errData.get, as: UTF8.self))
+        return (
+            p.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: errData.get, as: UTF8.self)
+        )
     }
 }
 

@@ -3,11 +3,11 @@ import HostProtocol
 import PluginHost
 import Testing
 
+@testable import PluginConformance
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-
-@testable import PluginConformance
 
 /// `plugin-host conformance` as a command: formats, filter, list, exit codes.
 @Suite("plugin-host conformance")
@@ -23,7 +23,9 @@ struct ConformanceCommandTests {
     }
 
     @Test func aFailureExitsOneAndShowsTheDiff() async throws {
-        let r = try await ConformanceHarness.host(["conformance", "--filter", "jsonrpc.batch.mixed", "--profile", "seed"], environment: ["BSP_FAULT": "batch-reversed"])
+        let r = try await ConformanceHarness.host(
+            ["conformance", "--filter", "jsonrpc.batch.mixed", "--profile", "seed"],
+            environment: ["BSP_FAULT": "batch-reversed"])
         #expect(r.status == 1)
         #expect(r.stdout.contains("FAIL jsonrpc.batch.mixed [seed]: reply 1 of 1 differs"))
         #expect(r.stdout.contains("→ [{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"cancelCancelListener\"}"))
@@ -57,10 +59,18 @@ struct ConformanceCommandTests {
         let runs = ConformanceCatalogue.runs(of: ConformanceCatalogue.all, profile: nil).count
         #expect(all.stdout.contains("\(ConformanceCatalogue.all.count) checks, \(runs) runs"))
 
-        let glob = try await ConformanceHarness.host(["conformance", "--list", "--format", "json", "--filter", "profile.strict.*"])
+        let glob = try await ConformanceHarness.host([
+            "conformance", "--list", "--format", "json", "--filter", "profile.strict.*",
+        ])
         let names = try JSONParser.parse(Array(glob.stdout.utf8)).arrayValue?.compactMap { $0["name"]?.stringValue }
-        #expect(names == ["profile.strict.wrong-type-rejected", "profile.strict.superseded-rejected", "profile.strict.success-not-bool-rejected"])
-        let state = try await ConformanceHarness.host(["conformance", "--list", "--format", "json", "--filter", "session.plugin-state.initial"])
+        #expect(
+            names == [
+                "profile.strict.wrong-type-rejected", "profile.strict.superseded-rejected",
+                "profile.strict.success-not-bool-rejected",
+            ])
+        let state = try await ConformanceHarness.host([
+            "conformance", "--list", "--format", "json", "--filter", "session.plugin-state.initial",
+        ])
         let accepts = try JSONParser.parse(Array(state.stdout.utf8)).arrayValue?.first?["accepts"]?.arrayValue ?? []
         #expect(accepts.contains("result: pendingRequests: the items in any order"))
 
@@ -72,7 +82,9 @@ struct ConformanceCommandTests {
     }
 
     @Test func profileChoiceRunsOnlyThatProfile() async throws {
-        let r = try await ConformanceHarness.host(["conformance", "--filter", "superseded", "--profile", "strict", "--format", "json"])
+        let r = try await ConformanceHarness.host([
+            "conformance", "--filter", "superseded", "--profile", "strict", "--format", "json",
+        ])
         #expect(r.status == 0)
         let report = try JSONParser.parse(Array(r.stdout.utf8))
         let checks = report["checks"]?.arrayValue ?? []
@@ -83,7 +95,9 @@ struct ConformanceCommandTests {
     }
 
     @Test func junitIsValidXMLWithTheRightCounts() async throws {
-        let r = try await ConformanceHarness.host(["conformance", "--filter", "jsonrpc.batch", "--format", "junit"], environment: ["BSP_FAULT": "batch-reversed"])
+        let r = try await ConformanceHarness.host(
+            ["conformance", "--filter", "jsonrpc.batch", "--format", "junit"],
+            environment: ["BSP_FAULT": "batch-reversed"])
         #expect(r.status == 1)
         let collector = JUnitCollector()
         let parser = XMLParser(data: Data(r.stdout.utf8))
@@ -94,12 +108,17 @@ struct ConformanceCommandTests {
         #expect(collector.suites.map { $0["name"] } == ["conformance.seed", "conformance.strict"])
         #expect(collector.cases.count == expected)
         #expect(collector.failures.count == Int(collector.root["failures"] ?? "") && collector.failures.count >= 6)
-        #expect(collector.failures.contains { $0.contains("FAIL jsonrpc.batch.mixed [seed]") && $0.contains("diff (- expected, + actual)") })
+        #expect(
+            collector.failures.contains {
+                $0.contains("FAIL jsonrpc.batch.mixed [seed]") && $0.contains("diff (- expected, + actual)")
+            })
         #expect(collector.cases.allSatisfy { $0["classname"]?.hasPrefix("conformance.") == true && $0["time"] != nil })
     }
 
     @Test func jsonReportCarriesTheFailure() async throws {
-        let r = try await ConformanceHarness.host(["conformance", "--filter", "shutdown.rejects", "--format", "json"], environment: ["BSP_FAULT": "shutdown-no-reject"])
+        let r = try await ConformanceHarness.host(
+            ["conformance", "--filter", "shutdown.rejects", "--format", "json"],
+            environment: ["BSP_FAULT": "shutdown-no-reject"])
         #expect(r.status == 1)
         let report = try JSONParser.parse(Array(r.stdout.utf8))
         #expect(report["summary"]?["failed"]?.int64Value == 2)
@@ -120,7 +139,10 @@ final class JUnitCollector: NSObject, XMLParserDelegate, @unchecked Sendable {
     private var inFailure = false
     private var text = ""
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         switch name {
         case "testsuites": root = attributes
         case "testsuite": suites.append(attributes)

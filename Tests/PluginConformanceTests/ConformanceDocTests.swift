@@ -8,16 +8,20 @@ import Testing
 /// `docs/conformance.md` is generated from the catalogue and must not drift.
 @Suite("conformance docs")
 struct ConformanceDocTests {
-    static let docPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let docPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("docs/conformance.md").path
 
     @Test func committedCatalogueMatchesTheCode() throws {
         let committed = try String(contentsOfFile: Self.docPath, encoding: .utf8)
         let generated = ConformanceCatalogueDoc.markdown()
         if committed != generated {
-            let a = committed.split(separator: "\n", omittingEmptySubsequences: false), b = generated.split(separator: "\n", omittingEmptySubsequences: false)
+            let a = committed.split(separator: "\n", omittingEmptySubsequences: false)
+            let b = generated.split(separator: "\n", omittingEmptySubsequences: false)
             let line = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
-            Issue.record("docs/conformance.md is stale from line \(line + 1); regenerate it: plugin-host conformance --list --format markdown > docs/conformance.md")
+            Issue.record(
+                "docs/conformance.md is stale from line \(line + 1); regenerate it: plugin-host conformance --list --format markdown > docs/conformance.md"
+            )
         }
     }
 

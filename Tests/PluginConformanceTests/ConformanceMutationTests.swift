@@ -26,7 +26,9 @@ struct ConformanceMutationTests {
             return String(decoding: data, as: UTF8.self)
         }
         let line = try #require(listing.split(separator: "\n").first { $0.contains("known: ") })
-        let names = line[line.range(of: "known: ")!.upperBound...].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let names = line[line.range(of: "known: ")!.upperBound...].split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
         return Set(names)
     }
 
@@ -41,7 +43,9 @@ struct ConformanceMutationTests {
         #expect(mutants.isDisjoint(with: ConformanceMutants.hostFaults))
         for m in ConformanceMutants.all { #expect(!m.checks.isEmpty) }
         for m in ConformanceMutants.all {
-            for name in m.checks { #expect(ConformanceCatalogue.named(name) != nil, "\(m.fault) names unknown check \(name)") }
+            for name in m.checks {
+                #expect(ConformanceCatalogue.named(name) != nil, "\(m.fault) names unknown check \(name)")
+            }
         }
     }
 
@@ -86,7 +90,8 @@ struct ConformanceMutationTests {
             #expect(o.failureReport.contains("FAIL \(name)"))
         }
         let first = failed.first { mutant.checks.contains($0.name) }
-        let line = "  \(mutant.fault): \(missed.isEmpty ? "caught" : "MISSED") by \(mutant.checks.joined(separator: ", "))"
+        let line =
+            "  \(mutant.fault): \(missed.isEmpty ? "caught" : "MISSED") by \(mutant.checks.joined(separator: ", "))"
             + " (\(failed.count) of \(outcomes.count) checks failed)"
             + (first.map { "; \($0.name): \($0.reason ?? "")" } ?? "")
         return (missed, line)

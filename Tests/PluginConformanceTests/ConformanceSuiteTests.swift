@@ -16,7 +16,8 @@ struct ConformanceSuiteTests {
         let outcomes = try await ConformanceHarness.run(runs)
         #expect(outcomes.count == runs.count)
         for o in outcomes where !o.passed { Issue.record("\(o.failureReport)") }
-        let seed = outcomes.filter { $0.profile == .seed }, strict = outcomes.filter { $0.profile == .strict }
+        let seed = outcomes.filter { $0.profile == .seed }
+        let strict = outcomes.filter { $0.profile == .strict }
         #expect(seed.count > 100 && strict.count > 100)
         let summary = ConformanceSummary(outcomes)
         #expect(summary.failed == 0 && summary.skipped == 0 && summary.passed == runs.count)
@@ -49,7 +50,10 @@ struct ConformanceSuiteTests {
         let needsWithheld = Set(ConformanceCatalogue.all.filter { !withheld.isDisjoint(with: $0.requires) }.map(\.name))
         #expect(skipped == needsWithheld && skipped.count == 3)
         #expect(outcomes.contains { $0.name == "invoke.answered-once.race" && $0.status == .passed })
-        #expect(outcomes.filter { $0.status == .skipped }.allSatisfy { $0.reason?.hasPrefix("skipped (extension not offered: ") == true })
+        #expect(
+            outcomes.filter { $0.status == .skipped }.allSatisfy {
+                $0.reason?.hasPrefix("skipped (extension not offered: ") == true
+            })
         let summary = ConformanceSummary(outcomes)
         #expect(
             summary.failed == 0 && summary.passed + summary.skipped == runs.count && summary.framesValidated > 1500,
@@ -66,15 +70,19 @@ struct ConformanceSuiteTests {
             #expect(check.name.split(separator: ".").count >= 2, "\(check.name) is not named after a rule family")
             #expect(!check.rule.isEmpty && !check.profiles.isEmpty)
             #expect(!check.script(check.profiles[0]).isEmpty, "\(check.name) has no steps")
-            if !check.requires.isEmpty { #expect(check.rule.contains("Needs the"), "\(check.name) must say that it needs an extension") }
+            if !check.requires.isEmpty {
+                #expect(check.rule.contains("Needs the"), "\(check.name) must say that it needs an extension")
+            }
         }
     }
 
     @Test func aHangIsAFailureWithWhatWasReceived() async throws {
         // Answers the first request, then reads and never answers again.
-        let hang = try ConformanceHarness.script("hang", #"read line; echo '{"id":1,"jsonrpc":"2.0","result":null}'; cat >/dev/null"#)
+        let hang = try ConformanceHarness.script(
+            "hang", #"read line; echo '{"id":1,"jsonrpc":"2.0","result":null}'; cat >/dev/null"#)
         let check = ConformanceCatalogue.named("framing.auto.ndjson")!
-        let (outcomes, elapsed) = try await ConformanceHarness.runTimed([(check, .seed)], executable: hang, stepTimeout: .milliseconds(500))
+        let (outcomes, elapsed) = try await ConformanceHarness.runTimed(
+            [(check, .seed)], executable: hang, stepTimeout: .milliseconds(500))
         let o = try #require(outcomes.first)
         #expect(!o.passed)
         #expect(o.failure?.actual == [#"{"id":1,"jsonrpc":"2.0","result":null}"#])
@@ -88,9 +96,12 @@ struct ConformanceSuiteTests {
         // Never reads stdin: the 1 MiB check's write blocks once the pipe is full.
         let deaf = try ConformanceHarness.script("deaf", "exec sleep 30")
         let (outcomes, elapsed) = try await ConformanceHarness.runTimed(
-            [(ConformanceCatalogue.named("framing.oversized.default-limit")!, .seed)], executable: deaf, stepTimeout: .milliseconds(500))
+            [(ConformanceCatalogue.named("framing.oversized.default-limit")!, .seed)], executable: deaf,
+            stepTimeout: .milliseconds(500))
         #expect(outcomes.first?.passed == false)
-        #expect(outcomes.first?.failure?.note?.contains("stopped reading its stdin") == true, "\(outcomes.first?.failureReport ?? "")")
+        #expect(
+            outcomes.first?.failure?.note?.contains("stopped reading its stdin") == true,
+            "\(outcomes.first?.failureReport ?? "")")
         // Generous (a loaded machine), yet short of the 30 s the plugin would sleep if waited for.
         #expect(elapsed < .seconds(25))
     }
@@ -98,7 +109,10 @@ struct ConformanceSuiteTests {
     @Test func garbageOnStdoutFailsAtOnce() async throws {
         let garbage = try ConformanceHarness.script("garbage", "echo 'this is not a frame'; cat >/dev/null")
         let outcomes = try await ConformanceHarness.run(
-            [(ConformanceCatalogue.named("framing.auto.ndjson")!, .seed), (ConformanceCatalogue.named("framing.auto.lsp")!, .seed)],
+            [
+                (ConformanceCatalogue.named("framing.auto.ndjson")!, .seed),
+                (ConformanceCatalogue.named("framing.auto.lsp")!, .seed),
+            ],
             executable: garbage, stepTimeout: .seconds(20))
         #expect(outcomes.count == 2)
         #expect(outcomes[0].failure?.note?.contains("not JSON") == true, "\(outcomes[0].failureReport)")
@@ -107,7 +121,8 @@ struct ConformanceSuiteTests {
     }
 
     @Test func aMissingPluginFailsEveryCheckClearly() async throws {
-        let outcomes = try await ConformanceHarness.run([(ConformanceCatalogue.all[0], .seed)], executable: "/nonexistent/plugin")
+        let outcomes = try await ConformanceHarness.run(
+            [(ConformanceCatalogue.all[0], .seed)], executable: "/nonexistent/plugin")
         #expect(outcomes.first?.passed == false)
         #expect(outcomes.first?.reason?.contains("cannot start the plugin") == true)
     }

@@ -23,17 +23,20 @@ enum ConformanceHarness {
 
     /// Runs (check, profile) pairs against `executable` in-process.
     static func run(
-        _ runs: [(ConformanceCheck, Profile)], executable: String = Binaries.plugin, environment: [String: String] = [:],
+        _ runs: [(ConformanceCheck, Profile)], executable: String = Binaries.plugin,
+        environment: [String: String] = [:],
         stepTimeout: DispatchTimeInterval = .seconds(20), jobs: Int = ConformanceSuite.defaultJobs
     ) async throws -> [CheckOutcome] {
-        try await runTimed(runs, executable: executable, environment: environment, stepTimeout: stepTimeout, jobs: jobs).outcomes
+        try await runTimed(runs, executable: executable, environment: environment, stepTimeout: stepTimeout, jobs: jobs)
+            .outcomes
     }
 
     /// `run`, and how long the suite itself took, measured on its own thread (the
     /// time until the test resumes also counts waiting for a cooperative thread, which
     /// other tests' blocking work can hold for many seconds on a loaded machine).
     static func runTimed(
-        _ runs: [(ConformanceCheck, Profile)], executable: String = Binaries.plugin, environment: [String: String] = [:],
+        _ runs: [(ConformanceCheck, Profile)], executable: String = Binaries.plugin,
+        environment: [String: String] = [:],
         stepTimeout: DispatchTimeInterval = .seconds(20), jobs: Int = ConformanceSuite.defaultJobs
     ) async throws -> (outcomes: [CheckOutcome], elapsed: Duration) {
         let plugin = PluginUnderTest(executable: executable, environment: environment, stepTimeout: stepTimeout)
@@ -53,7 +56,8 @@ enum ConformanceHarness {
 
     /// A shell script in a fresh temporary directory, made executable; returns its path.
     static func script(_ name: String, _ body: String) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-tests-\(UUID().uuidString)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "conformance-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent(name).path
         // Written through a close-on-exec descriptor: a plugin spawned meanwhile by a

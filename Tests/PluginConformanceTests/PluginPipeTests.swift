@@ -9,7 +9,8 @@ import Testing
 /// `PluginPipe.write(_:deadline:)`: the watchdog and the write it guards.
 @Suite("PluginPipe write deadline")
 struct PluginPipeWriteDeadlineTests {
-    static let big = Array(String(repeating: " ", count: 20_000).utf8)
+    static let big =
+        Array(String(repeating: " ", count: 20_000).utf8)
         + Array(#"{"jsonrpc":"2.0","id":1,"method":"plugin/state"}"#.utf8) + [0x0A]
 
     /// A watchdog already running when the write returns (too late to cancel) must not
@@ -18,10 +19,12 @@ struct PluginPipeWriteDeadlineTests {
         let pipe = try PluginPipe(executable: Binaries.plugin, arguments: [], environment: [:])
         defer { pipe.stop() }
         let late = Box<(@Sendable () -> Void)?>(nil)
-        let ok = pipe.write(Self.big, deadline: .now(), arm: { _, body in
-            late.set(body)
-            return {}  // as a cancel() that comes too late to stop a running item
-        })
+        let ok = pipe.write(
+            Self.big, deadline: .now(),
+            arm: { _, body in
+                late.set(body)
+                return {}  // as a cancel() that comes too late to stop a running item
+            })
         #expect(ok)
         let watchdog = try #require(late.get, "the write armed its watchdog")
         watchdog()
@@ -37,10 +40,12 @@ struct PluginPipeWriteDeadlineTests {
     @Test func aWatchdogFirstKillsThePlugin() throws {
         let pipe = try PluginPipe(executable: Binaries.plugin, arguments: [], environment: [:])
         defer { pipe.stop() }
-        let ok = pipe.write(Self.big, deadline: .now(), arm: { _, body in
-            body()
-            return {}
-        })
+        let ok = pipe.write(
+            Self.big, deadline: .now(),
+            arm: { _, body in
+                body()
+                return {}
+            })
         #expect(!ok)
         #expect(pipe.killedByWatchdog)
         #expect(pipe.waitForExit(timeout: .seconds(10)) == .signaled(SIGKILL))

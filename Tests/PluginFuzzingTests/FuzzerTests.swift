@@ -10,13 +10,17 @@ import Testing
 /// faults are caught and shrunk, shrinking is deterministic, traces replay.
 @Suite("Plugin-level fuzzer")
 struct FuzzerTests {
-    func fuzzer(profile: Profile, seed: UInt64, runs: Int, fault: String? = nil, stopAfter: Int? = nil) -> PluginFuzzer {
+    func fuzzer(profile: Profile, seed: UInt64, runs: Int, fault: String? = nil, stopAfter: Int? = nil) -> PluginFuzzer
+    {
         var env: [String: String] = [:]
         if let fault { env["BSP_FAULT"] = fault }
         return PluginFuzzer(
             configuration: .init(
-                plugin: .init(executable: Binaries.plugin, arguments: ["--profile", profile.rawValue, "--events"], environment: env),
-                profile: profile, seed: seed, runs: runs, seconds: 600, maxSteps: 40, jobs: 2, stopAfterFindings: stopAfter),
+                plugin: .init(
+                    executable: Binaries.plugin, arguments: ["--profile", profile.rawValue, "--events"],
+                    environment: env),
+                profile: profile, seed: seed, runs: runs, seconds: 600, maxSteps: 40, jobs: 2,
+                stopAfterFindings: stopAfter),
             progress: FuzzProgress(quiet: true))
     }
 
@@ -61,7 +65,8 @@ struct FuzzerTests {
         let read = try TraceFile.read(path: path)
         #expect(read.header.finding == first[0].signature)
         #expect(read.lines.count == first[0].steps.count)
-        let faulty = try await runHost(["replay", path, "--plugin", Binaries.plugin], env: ["BSP_FAULT": "resolve-instead-of-reject"])
+        let faulty = try await runHost(
+            ["replay", path, "--plugin", Binaries.plugin], env: ["BSP_FAULT": "resolve-instead-of-reject"])
         #expect(faulty.status == 0 && faulty.stdout.contains("identical"), "\(faulty.stdout)")
         let fixed = try await runHost(["replay", path, "--plugin", Binaries.plugin])
         #expect(fixed.status == 1 && fixed.stdout.contains("different"), "\(fixed.stdout)")
@@ -70,7 +75,8 @@ struct FuzzerTests {
 
     @Test func exhaustiveExplorationDeduplicatesStates() async throws {
         let (states, sequences, failures) = try await onThread { () throws -> (Int, Int, Int) in
-            let driver = try PluginDriver(plugin: .init(executable: Binaries.plugin, arguments: ["--profile", "seed", "--events"]))
+            let driver = try PluginDriver(
+                plugin: .init(executable: Binaries.plugin, arguments: ["--profile", "seed", "--events"]))
             defer { driver.close() }
             let explorer = ExhaustiveExplorer(driver: driver, profile: .seed, progress: FuzzProgress(quiet: true))
             let states = try explorer.explore(depth: 4)
@@ -84,8 +90,10 @@ struct FuzzerTests {
 
     @Test func exhaustiveExplorationFindsAFault() async throws {
         let failures = try await onThread { () throws -> Int in
-            let driver = try PluginDriver(plugin: .init(
-                executable: Binaries.plugin, arguments: ["--profile", "seed", "--events"], environment: ["BSP_FAULT": "expiration-no-reschedule"]))
+            let driver = try PluginDriver(
+                plugin: .init(
+                    executable: Binaries.plugin, arguments: ["--profile", "seed", "--events"],
+                    environment: ["BSP_FAULT": "expiration-no-reschedule"]))
             defer { driver.close() }
             let explorer = ExhaustiveExplorer(driver: driver, profile: .seed, progress: FuzzProgress(quiet: true))
             _ = try explorer.explore(depth: 3)

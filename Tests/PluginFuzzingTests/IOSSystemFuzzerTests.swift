@@ -21,7 +21,8 @@ struct IOSSystemFuzzerTests {
     {
         var s = SystemScenario(
             runs: [
-                .init(initSeconds: 0, initFails: false, runSeconds: runSeconds, outcome: .success, onCancel: .throwError)
+                .init(
+                    initSeconds: 0, initFails: false, runSeconds: runSeconds, outcome: .success, onCancel: .throwError)
             ],
             safetyTimeout: 28, processingSafetyTimeout: 0, listenerTimeout: 14_400, earliestMinutes: 15,
             races: races)
@@ -74,10 +75,12 @@ struct IOSSystemFuzzerTests {
             scenario: Self.scenario(runSeconds: 3600, restartAtLaunch: true), actions: c.actions)
         #expect(try await onThread { !invariants(restarting, .seed).contains(.i3) })
         // A cold start into the background counts too.
-        let cold = SystemCase(scenario: Self.scenario(runSeconds: 3600), actions: [
-            .start, .policy(.init(seconds: ["refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0])),
-            .terminate(.system), .advance(.init(seconds: 7200)!),
-        ])
+        let cold = SystemCase(
+            scenario: Self.scenario(runSeconds: 3600),
+            actions: [
+                .start, .policy(.init(seconds: ["refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0])),
+                .terminate(.system), .advance(.init(seconds: 7200)!),
+            ])
         #expect(try await onThread { invariants(cold, .seed) }.contains(.i3))
     }
 

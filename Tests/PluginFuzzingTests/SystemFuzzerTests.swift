@@ -12,8 +12,10 @@ struct SystemFuzzerTests {
     func fuzzer(_ profile: Profile, seed: UInt64, runs: Int) -> SystemFuzzer {
         SystemFuzzer(
             configuration: .init(
-                plugin: .init(executable: Binaries.plugin, arguments: ["--profile", profile.rawValue], stderrPrefix: ""),
-                behaviour: profile == .strict ? .strict : .seed, seed: seed, runs: runs, seconds: 600, maxSteps: 25, jobs: 2),
+                plugin: .init(
+                    executable: Binaries.plugin, arguments: ["--profile", profile.rawValue], stderrPrefix: ""),
+                behaviour: profile == .strict ? .strict : .seed, seed: seed, runs: runs, seconds: 600, maxSteps: 25,
+                jobs: 2),
             progress: FuzzProgress(quiet: true))
     }
 
@@ -25,9 +27,12 @@ struct SystemFuzzerTests {
         #expect(
             invariants.isSuperset(of: [.d1, .d7]), "the thread leak and the pool's end: \(findings.map(\.signature))")
         for finding in findings {
-            #expect(finding.systemCase.actions.count <= 8, "\(finding.signature) shrunk only to \(finding.systemCase.actions.count) steps")
+            #expect(
+                finding.systemCase.actions.count <= 8,
+                "\(finding.signature) shrunk only to \(finding.systemCase.actions.count) steps")
             // The shrunk case still breaks the same invariant.
-            let again = finding.systemCase.run(plugin: f.configuration.plugin, behaviour: .seed, stopAt: finding.signature)
+            let again = finding.systemCase.run(
+                plugin: f.configuration.plugin, behaviour: .seed, stopAt: finding.signature)
             #expect(again.first(finding.signature) != nil)
             #expect(again.timeline == finding.outcome.timeline, "a system case must replay identically")
         }
@@ -44,9 +49,12 @@ struct SystemFuzzerTests {
         let f = fuzzer(.seed, seed: 5, runs: 60)
         let findings = try await onThread { f.run() }
         let finding = try #require(findings.first)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("system-trace-\(UUID().uuidString)").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("system-trace-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = try finding.trace(profile: .seed, seed: 5, pluginArguments: ["--profile", "seed", "--clock", "virtual"]).write(to: dir, name: "s.jsonl")
+        let path = try finding.trace(
+            profile: .seed, seed: 5, pluginArguments: ["--profile", "seed", "--clock", "virtual"]
+        ).write(to: dir, name: "s.jsonl")
         let r = try await runHost(["replay", path, "--plugin", Binaries.plugin])
         #expect(r.status == 0, "\(r.stdout) \(r.stderr)")
         #expect(r.stdout.contains("identical"))
@@ -56,7 +64,9 @@ struct SystemFuzzerTests {
     @Test func fuzzCommandExitsOneOnFindingsAndZeroOtherwise() async throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-cli-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let seed = try await runHost(["fuzz", "--plugin", Binaries.plugin, "--level", "system", "--seed", "5", "--runs", "40", "--out", out])
+        let seed = try await runHost([
+            "fuzz", "--plugin", Binaries.plugin, "--level", "system", "--seed", "5", "--runs", "40", "--out", out,
+        ])
         #expect(seed.status == 1, "\(seed.stdout)")
         #expect(seed.stdout.contains("D5:"))
         // The summary gives simulated time per second, each invariant's time to its first
@@ -73,7 +83,10 @@ struct SystemFuzzerTests {
         #expect(seed.stderr.contains("seed 5"), "the seed is printed at the start")
         let written = (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
         #expect(written.contains { $0.hasSuffix(".jsonl") })
-        let strict = try await runHost(["fuzz", "--plugin", Binaries.plugin, "--level", "plugin", "--profile", "strict", "--seed", "3", "--runs", "200"])
+        let strict = try await runHost([
+            "fuzz", "--plugin", Binaries.plugin, "--level", "plugin", "--profile", "strict", "--seed", "3", "--runs",
+            "200",
+        ])
         #expect(strict.status == 0, "\(strict.stdout)")
         #expect(strict.stdout.contains("no findings"))
         let usage = try await runHost(["fuzz", "--runs", "5", "--time", "5"])

@@ -59,10 +59,13 @@ struct SystemRaceTests {
         let finding = try await onThread {
             // Noise around the two starts that matter; the races drawn from a seed.
             let noisy = SystemCase(
-                scenario: scenario([0, 0, 1000], races: RacePlan(choices: [.listenerVsCompletion: [.second, .first]]),
-                                   threads: 3),
-                actions: [.advance(VirtualTime(seconds: 5)!), .start, .conditions(.init(externalPower: true)),
-                          .advance(VirtualTime(seconds: 7)!), .start, .advance(VirtualTime(seconds: 9)!)])
+                scenario: scenario(
+                    [0, 0, 1000], races: RacePlan(choices: [.listenerVsCompletion: [.second, .first]]),
+                    threads: 3),
+                actions: [
+                    .advance(VirtualTime(seconds: 5)!), .start, .conditions(.init(externalPower: true)),
+                    .advance(VirtualTime(seconds: 7)!), .start, .advance(VirtualTime(seconds: 9)!),
+                ])
             var runner = level.makeRunner()
             defer { level.close(runner) }
             return level.shrink(noisy, signature: signature, caseSeed: 1, on: &runner)
@@ -71,7 +74,8 @@ struct SystemRaceTests {
         // Only run 1's completion-first is needed; pools smaller than tokio's are not.
         #expect(finding.systemCase.scenario.races.choices[.listenerVsCompletion] == [.second, .first])
         #expect(finding.systemCase.scenario.blockingThreads == BlockingPool.tokioDefault)
-        let trace = finding.trace(profile: .seed, seed: 1, pluginArguments: ["--profile", "seed", "--clock", "virtual"])
+        let trace = finding.trace(
+            profile: .seed, seed: 1, pluginArguments: ["--profile", "seed", "--clock", "virtual"])
         #expect(
             trace.lines[0]["races"] == [
                 ["race": "listener-vs-completion", "run": 1, "order": "completion-first"],

@@ -108,10 +108,11 @@ struct TauriFuzzerTests {
     /// rejection and the start's answer, in request order) before its own answer.
     @Test func aWaitForCancelHoldsItsBatchBack() {
         var model = ReferenceModel(profile: .seed)
-        let batch = model.apply(.batch([
-            .request(Request(id: .int(2), method: WaitForCancel.name)),
-            .request(Request(id: .int(3), method: StartKeepalive.name, params: .object([:]))),
-        ]))
+        let batch = model.apply(
+            .batch([
+                .request(Request(id: .int(2), method: WaitForCancel.name)),
+                .request(Request(id: .int(3), method: StartKeepalive.name, params: .object([:]))),
+            ]))
         #expect(batch.count == 2 && batch.allSatisfy { $0["method"] != nil })
         let cancel = model.apply(.request(Request(id: .int(4), method: CancelCancelListener.name)))
         #expect(cancel.count == 2)

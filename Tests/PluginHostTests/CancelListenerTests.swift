@@ -47,7 +47,10 @@ struct CancelListenerTests {
             try sim.advance(59.999)
             #expect(try sim.status().isRunning)
             try sim.advance(0.001)
-            #expect(sim.rustRequests == ["startKeepalive", "waitForCancel", "cancelCancelListener", "stopKeepalive", "completeBgTask"])
+            #expect(
+                sim.rustRequests == [
+                    "startKeepalive", "waitForCancel", "cancelCancelListener", "stopKeepalive", "completeBgTask",
+                ])
             #expect(sim.rustOutcomes.contains { $0 == ("waitForCancel", "listenerCancelled") })
             #expect(sim.serviceEvents.contains(.stopRequested(.listenerTimedOut(generation: 1))))
             #expect(try sim.status().isRunning == false)
@@ -60,7 +63,10 @@ struct CancelListenerTests {
             defer { sim.closeAndCheckReaped() }
             #expect(try sim.start() == nil)
             try sim.advance(5)
-            #expect(sim.serviceEvents.contains { if case .listenerFinished(1, let o) = $0 { o.hasPrefix("rejected (completed)") } else { false } })
+            #expect(
+                sim.serviceEvents.contains {
+                    if case .listenerFinished(1, let o) = $0 { o.hasPrefix("rejected (completed)") } else { false }
+                })
             #expect(!sim.serviceEvents.contains { if case .stopRequested = $0 { true } else { false } })
             #expect(sim.rustRequests == ["startKeepalive", "waitForCancel", "completeBgTask"])
         }
@@ -136,7 +142,9 @@ struct CancelListenerTests {
     @Test func strictSkipsAnOldRunsCompletion() async throws {
         try await onThread {
             let gate = Gate()
-            let sim = try makeSimulation(behaviour: .strict, profile: .strict, factory: services([StubbornService(gate: gate), SyncService(runSeconds: 1000)]))
+            let sim = try makeSimulation(
+                behaviour: .strict, profile: .strict,
+                factory: services([StubbornService(gate: gate), SyncService(runSeconds: 1000)]))
             defer { sim.closeAndCheckReaped() }
             #expect(try sim.start() == nil)
             #expect(try sim.stop() == nil)

@@ -1,11 +1,12 @@
+import Testing
+
+@testable import PluginHost
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Testing
-
-@testable import PluginHost
 
 /// A spawned plugin inherits nothing but its three pipes: a descriptor the host
 /// opened without close-on-exec (as Foundation's `Pipe` does) would otherwise keep
@@ -25,15 +26,18 @@ struct ChildProcessTests {
             output += buffer[..<n]
         }
         #expect(child.close(grace: .seconds(20)) == .exited(0))
-        return String(decoding: output, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
+        return String(decoding: output, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).map(
+            String.init)
     }
 
     @Test func aChildInheritsOnlyItsPipes() throws {
         var leaky: [Int32] = [-1, -1]
         #expect(pipe(&leaky) == 0)  // not close-on-exec
-        defer { leaky.forEach { close($0) } }
+        defer { for fd in leaky { close(fd) } }
         let seen = try Self.childDescriptors()
-        #expect(!seen.contains(String(leaky[0])) && !seen.contains(String(leaky[1])), "the child inherited \(leaky): it sees \(seen)")
+        #expect(
+            !seen.contains(String(leaky[0])) && !seen.contains(String(leaky[1])),
+            "the child inherited \(leaky): it sees \(seen)")
         #expect(seen.contains("0") && seen.contains("1") && seen.contains("2"))
     }
 
@@ -43,7 +47,7 @@ struct ChildProcessTests {
         #endif
         var fds: [Int32] = [-1, -1]
         #expect(Libc.closeOnExecPipe(&fds))
-        defer { fds.forEach { close($0) } }
+        defer { for fd in fds { close(fd) } }
         for fd in fds { #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0) }
     }
 }

@@ -9,15 +9,20 @@ import Testing
 /// the doc, and works against the real plugin.
 @Suite("Embedding example")
 struct EmbeddingExampleTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func between(_ text: String, _ begin: String, _ end: String) -> String? {
-        guard let a = text.range(of: begin), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else { return nil }
+        guard let a = text.range(of: begin), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else {
+            return nil
+        }
         return String(text[a.upperBound..<b.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test func docShowsTheCompiledExample() throws {
-        let source = try String(contentsOf: Self.root.appendingPathComponent("Tests/PluginHostTests/EmbeddingExample.swift"), encoding: .utf8)
+        let source = try String(
+            contentsOf: Self.root.appendingPathComponent("Tests/PluginHostTests/EmbeddingExample.swift"),
+            encoding: .utf8)
         let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/embedding.md"), encoding: .utf8)
         let code = try #require(Self.between(source, "// BEGIN EXAMPLE", "// END EXAMPLE"))
         let shown = try #require(Self.between(doc, "```swift\n", "\n```"), "docs/embedding.md has no swift block")
@@ -55,7 +60,8 @@ struct EmbeddingExampleTests {
     static func swiftPackage(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["swift", "package", "--scratch-path", directory.appendingPathComponent(".build").path]
+        p.arguments =
+            ["swift", "package", "--scratch-path", directory.appendingPathComponent(".build").path]
             + arguments
         p.currentDirectoryURL = directory
         let out = Pipe()

@@ -48,10 +48,11 @@ struct HostErrorTests {
             .cancelled, .closed, .ioFailure,
         ]
         #expect(Set(all).count == all.count)
-        #expect(all.map(\.description) == [
-            "launchFailed", "pluginExited", "timedOut", "rejected", "rpcError", "protocolError", "invalidResult",
-            "cancelled", "closed", "ioFailure",
-        ])
+        #expect(
+            all.map(\.description) == [
+                "launchFailed", "pluginExited", "timedOut", "rejected", "rpcError", "protocolError", "invalidResult",
+                "cancelled", "closed", "ioFailure",
+            ])
     }
 
     @Test("the factories set the code and what the failure carries")

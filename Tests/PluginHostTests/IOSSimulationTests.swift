@@ -14,11 +14,14 @@ func makeIOSSimulation(
         executable: Binaries.plugin,
         arguments: ["--profile", profile.rawValue, "--os", "ios", "--os-seed", String(osSeed)],
         stderrPrefix: "[plugin] ")
-    let sim = try SystemSimulation(options: .init(
-        plugin: plugin, behaviour: behaviour, serviceFactory: factory, appStartsServiceAtLaunch: restartAtLaunch))
-    try sim.os(OSSetPolicy.self, try .init(json: [
-        "refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0, "refreshEarlyExpiryChance": 0,
-    ]))
+    let sim = try SystemSimulation(
+        options: .init(
+            plugin: plugin, behaviour: behaviour, serviceFactory: factory, appStartsServiceAtLaunch: restartAtLaunch))
+    try sim.os(
+        OSSetPolicy.self,
+        try .init(json: [
+            "refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0, "refreshEarlyExpiryChance": 0,
+        ]))
     return sim
 }
 

@@ -76,7 +76,8 @@ struct InProcessConnectionTests {
     @Test func aBatchIsAnsweredWithOneArrayInOrder() async throws {
         let batches = Box<[JSONValue]>([])
         let connection = try connect(tap: { if case .receivedOther(let v) = $0 { batches.update { $0.append(v) } } })
-        let batch = #"[{"jsonrpc":"2.0","id":"b1","method":"os/pendingTaskRequests"},"#
+        let batch =
+            #"[{"jsonrpc":"2.0","id":"b1","method":"os/pendingTaskRequests"},"#
             + #"{"jsonrpc":"2.0","method":"plugin/state"},{"jsonrpc":"2.0","id":"b2","method":"no/such"}]"#
         try connection.sendRaw(Array(batch.utf8) + [0x0A])
         // A call written after the batch is answered after it.

@@ -120,8 +120,10 @@ struct ProcessFaultTests {
     }
 
     @Test func nonExecutableBinaryIsAClearError() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-executable-\(UUID().uuidString)").path
-        _ = FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o644])
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-executable-\(UUID().uuidString)")
+            .path
+        _ = FileManager.default.createFile(
+            atPath: path, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o644])
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: HostError.launchFailed("plugin binary at \(path) is not executable")) {
             _ = try PluginConnection(plugin: .init(executable: path))

@@ -1,11 +1,12 @@
+import Testing
+
+@testable import PluginHost
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Testing
-
-@testable import PluginHost
 
 /// The reaper reads a child's status without reaping it when its own thread is late
 /// (a loaded machine): a connection that has seen the output end still names the status.
@@ -16,7 +17,7 @@ struct ReaperTests {
     static func endedChild(_ script: String) throws -> pid_t {
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(script), nil]
-        defer { argv.forEach { free($0) } }
+        defer { for arg in argv { free(arg) } }
         try #require(posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0)
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 {

@@ -87,7 +87,8 @@ struct ReliabilityFaultTests {
     /// pipelined from one thread without waiting (the writes block once the plugin
     /// blocks on its own full stdout; only a reader that keeps reading unblocks it).
     @Test func theHostKeepsReadingWhilePipelining() throws {
-        let connection = try PluginConnection(plugin: .init(executable: Binaries.plugin), options: .init(stderrLine: { _ in }))
+        let connection = try PluginConnection(
+            plugin: .init(executable: Binaries.plugin), options: .init(stderrLine: { _ in }))
         let calls = 20_000
         let done = DispatchSemaphore(value: 0)
         let answered = Mutex(0)
@@ -116,7 +117,8 @@ struct ReliabilityFaultTests {
     /// timeout leave no timer behind. (Each timeout used to be an `asyncAfter` closure
     /// that lived until its deadline: about 500 bytes per call, 25 MB for 50,000.)
     @Test func answeredCallsDoNotKeepTheirTimeouts() throws {
-        let connection = try PluginConnection(plugin: .init(executable: Binaries.plugin), options: .init(stderrLine: { _ in }))
+        let connection = try PluginConnection(
+            plugin: .init(executable: Binaries.plugin), options: .init(stderrLine: { _ in }))
         let group = DispatchGroup()
         let permits = DispatchSemaphore(value: 256)
         let calls = 20_000
@@ -133,14 +135,17 @@ struct ReliabilityFaultTests {
         #expect(group.wait(timeout: .now() + 120) == .success)
         #expect(peak >= 1, "the timeouts were never armed")
         // Other tests running meanwhile may hold a few timers of their own.
-        #expect(PluginConnection.liveTimeouts < 100, "\(PluginConnection.liveTimeouts) timers alive after \(calls) answered calls")
+        #expect(
+            PluginConnection.liveTimeouts < 100,
+            "\(PluginConnection.liveTimeouts) timers alive after \(calls) answered calls")
         #expect(connection.pendingCount == 0)
         connection.close()
     }
 
     /// A timeout still fires when the plugin does not answer.
     @Test func aTimeoutStillFires() async throws {
-        let connection = try PluginConnection(plugin: .init(executable: Binaries.plugin), options: .init(stderrLine: { _ in }))
+        let connection = try PluginConnection(
+            plugin: .init(executable: Binaries.plugin), options: .init(stderrLine: { _ in }))
         await #expect(throws: HostError.timedOut(method: "waitForCancel", seconds: 0.05)) {
             _ = try await connection.call(method: WaitForCancel.name, params: nil, timeout: .milliseconds(50))
         }
@@ -150,7 +155,8 @@ struct ReliabilityFaultTests {
 
     /// A plugin that exits at once: calls fail with its status, no hang.
     @Test func aPluginThatExitsAtOnce() async throws {
-        let connection = try PluginConnection(plugin: .init(executable: "/bin/false"), options: .init(stderrLine: { _ in }))
+        let connection = try PluginConnection(
+            plugin: .init(executable: "/bin/false"), options: .init(stderrLine: { _ in }))
         await #expect(throws: HostError.pluginExited(.exited(1))) {
             _ = try await connection.call(method: PluginStateMethod.name, params: nil, timeout: .seconds(10))
         }
@@ -161,7 +167,8 @@ struct ReliabilityFaultTests {
     /// stream has ended), and close() stops and reaps it.
     @Test func aPluginThatClosesItsStdoutButRuns() async throws {
         let connection = try PluginConnection(
-            plugin: .init(executable: "/bin/sh", arguments: ["-c", "exec 1>&-; exec sleep 600"]), options: .init(stderrLine: { _ in }))
+            plugin: .init(executable: "/bin/sh", arguments: ["-c", "exec 1>&-; exec sleep 600"]),
+            options: .init(stderrLine: { _ in }))
         let pid = try #require(connection.pluginProcess).pid
         await #expect(throws: HostError.pluginExited(nil)) {
             _ = try await connection.call(method: PluginStateMethod.name, params: nil, timeout: .seconds(10))
@@ -180,7 +187,8 @@ struct ReliabilityFaultTests {
         #expect(throws: HostError.self) { _ = try PluginConnection(plugin: .init(executable: dir)) }
 
         let text = FileManager.default.temporaryDirectory.appendingPathComponent("bsp-text-\(UUID().uuidString)").path
-        _ = FileManager.default.createFile(atPath: text, contents: Data("just words\n".utf8), attributes: [.posixPermissions: 0o755])
+        _ = FileManager.default.createFile(
+            atPath: text, contents: Data("just words\n".utf8), attributes: [.posixPermissions: 0o755])
         defer { try? FileManager.default.removeItem(atPath: text) }
         let started = ContinuousClock.now
         let attempt = Result { () throws(HostError) in
@@ -189,7 +197,9 @@ struct ReliabilityFaultTests {
         switch attempt {
         case .success(let connection):
             // posix_spawn may start a child that then fails to exec: it must end at once.
-            #expect(throws: HostError.self) { _ = try connection.callBlocking(method: PluginStateMethod.name, params: nil, timeout: .seconds(10)) }
+            #expect(throws: HostError.self) {
+                _ = try connection.callBlocking(method: PluginStateMethod.name, params: nil, timeout: .seconds(10))
+            }
             connection.close(grace: .milliseconds(100))
         case .failure(let error) where error.code == .launchFailed:
             #expect(error.description.contains(text))
@@ -211,7 +221,8 @@ final class RawPlugin: @unchecked Sendable {
         signal(SIGPIPE, SIG_IGN)
         process.executableURL = URL(fileURLWithPath: Binaries.plugin)
         process.arguments = arguments
-        let inPipe = Pipe(), outPipe = Pipe()
+        let inPipe = Pipe()
+        let outPipe = Pipe()
         process.standardInput = inPipe
         process.standardOutput = outPipe
         process.standardError = FileHandle.nullDevice

@@ -46,8 +46,11 @@ struct RustOrderTests {
         // Item 3, init-failure path: cleared first, so a Start during the callback succeeds.
         try await onThread {
             let gate = Gate()
-            let sim = try makeSimulation(factory: services([SyncService(initFails: true, runSeconds: 0),
-                                                              SyncService(runSeconds: 1000)]))
+            let sim = try makeSimulation(
+                factory: services([
+                    SyncService(initFails: true, runSeconds: 0),
+                    SyncService(runSeconds: 1000),
+                ]))
             defer { sim.closeAndCheckReaped() }
             try gatedCallback(gate, on: sim)
             #expect(try sim.startCommand() == nil)

@@ -55,7 +55,11 @@ struct ServiceManagerTests {
             let status = try sim.status()
             #expect(status.isRunning && status.generation == 2 && status.state == .running)
             // stopKeepalive rejected the first listener; the cancelled run completed with false.
-            #expect(sim.rustRequests == ["startKeepalive", "waitForCancel", "stopKeepalive", "completeBgTask", "startKeepalive", "waitForCancel"])
+            #expect(
+                sim.rustRequests == [
+                    "startKeepalive", "waitForCancel", "stopKeepalive", "completeBgTask", "startKeepalive",
+                    "waitForCancel",
+                ])
             #expect(sim.rustOutcomes.contains { $0 == ("waitForCancel", "stopped") })
         }
     }
@@ -97,7 +101,8 @@ struct ServiceManagerTests {
     @Test func generationGuardKeepsANewerRunsToken() async throws {
         try await onThread {
             let gate = Gate()
-            let sim = try makeSimulation(factory: services([StubbornService(gate: gate), SyncService(runSeconds: 1000)]))
+            let sim = try makeSimulation(
+                factory: services([StubbornService(gate: gate), SyncService(runSeconds: 1000)]))
             defer { sim.closeAndCheckReaped() }
             #expect(try sim.start() == nil)
             #expect(try sim.stop() == nil)  // run 1 ignores the cancellation and keeps going
@@ -141,7 +146,10 @@ struct ServiceManagerTests {
             #expect(try sim.start() == nil)
             #expect(try sim.stop() == nil)
             #expect(sim.serviceEvents.contains { if case .stopKeepaliveFailed = $0 { true } else { false } })
-            #expect(sim.timeline.contains { if case .note(let t) = $0.kind { t.hasPrefix("log: stopKeepalive failed") } else { false } })
+            #expect(
+                sim.timeline.contains {
+                    if case .note(let t) = $0.kind { t.hasPrefix("log: stopKeepalive failed") } else { false }
+                })
             #expect(try sim.status().isRunning == false)
         }
     }

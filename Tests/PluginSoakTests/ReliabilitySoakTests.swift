@@ -19,7 +19,8 @@ struct ReliabilitySoakTests {
         // quarantine alone grows by megabytes); the verdict's logic is tested below, and
         // the full-size figures with the default 1 MiB limit are in docs/reliability.md.
         let r = try await run([
-            "soak", "--plugin", Binaries.plugin, "--invokes", "3000", "--fuzz-cases", "300", "--rounds", "3", "--warmup-rounds", "1",
+            "soak", "--plugin", Binaries.plugin, "--invokes", "3000", "--fuzz-cases", "300", "--rounds", "3",
+            "--warmup-rounds", "1",
             "--fault-trials", "2", "--fault-budget-ms", "5000", "--growth-limit-kb", "100000000", "--json",
         ])
         #expect(r.status == 0, "stdout: \(r.stdout)\nstderr: \(r.stderr)")
@@ -38,7 +39,10 @@ struct ReliabilitySoakTests {
     }
 
     @Test func textReportNamesTheFigures() async throws {
-        let r = try await run(["soak", "--plugin", Binaries.plugin, "--invokes", "200", "--fuzz-cases", "20", "--rounds", "2", "--warmup-rounds", "1", "--fault-trials", "0", "--growth-limit-kb", "100000000"])
+        let r = try await run([
+            "soak", "--plugin", Binaries.plugin, "--invokes", "200", "--fuzz-cases", "20", "--rounds", "2",
+            "--warmup-rounds", "1", "--fault-trials", "0", "--growth-limit-kb", "100000000",
+        ])
         #expect(r.status == 0, "stdout: \(r.stdout)\nstderr: \(r.stderr)")
         #expect(r.stdout.contains("plugin VmRSS after warm-up"))
         #expect(r.stdout.contains("pending at the end: host 0"))
@@ -48,27 +52,35 @@ struct ReliabilitySoakTests {
     /// The verdict: growth after the warm-up, leaks, wrong answers and slow faults fail.
     @Test func theVerdictCatchesGrowthLeaksAndSlowFaults() {
         func sample(_ round: Int, plugin: Int, host: Int = 100) -> SoakRunner.Sample {
-            .init(round: round, invokes: 0, requests: 0, fuzzCases: 0, seconds: 0, plugin: SoakMemory(rss: plugin, peak: plugin),
-                  host: SoakMemory(rss: host, peak: host), hostPending: 0)
+            .init(
+                round: round, invokes: 0, requests: 0, fuzzCases: 0, seconds: 0,
+                plugin: SoakMemory(rss: plugin, peak: plugin),
+                host: SoakMemory(rss: host, peak: host), hostPending: 0)
         }
         var settings = SoakRunner.Settings(plugin: "p")
         settings.warmUpRounds = 2
         var report = SoakRunner.Report()
-        report.samples = [sample(1, plugin: 5000), sample(2, plugin: 9000), sample(3, plugin: 9500), sample(4, plugin: 9100)]
+        report.samples = [
+            sample(1, plugin: 5000), sample(2, plugin: 9000), sample(3, plugin: 9500), sample(4, plugin: 9100),
+        ]
         report.hostPendingAtEnd = 0
         report.leakedPluginIDs = 0
         #expect(report.growth(warmUpRounds: 2) == 500)
         #expect(SoakRunner.judge(report, settings).isEmpty, "growth during the warm-up does not count")
         report.samples.append(sample(5, plugin: 10100))
-        #expect(SoakRunner.judge(report, settings) == ["plugin VmRSS grew by 1100 KiB after the warm-up (limit 1024 KiB)"])
+        #expect(
+            SoakRunner.judge(report, settings) == ["plugin VmRSS grew by 1100 KiB after the warm-up (limit 1024 KiB)"])
         report.samples.removeLast()
         report.samples.append(sample(5, plugin: 9000, host: 2000))
-        #expect(SoakRunner.judge(report, settings) == ["host VmRSS grew by 1900 KiB after the warm-up (limit 1024 KiB)"])
+        #expect(
+            SoakRunner.judge(report, settings) == ["host VmRSS grew by 1900 KiB after the warm-up (limit 1024 KiB)"])
         report.samples.removeLast()
         report.error = "the host's pending table still holds 3 calls"
         #expect(SoakRunner.judge(report, settings) == ["the host's pending table still holds 3 calls"])
         report.error = nil
-        report.faults = [.init(kind: .sigkill, noticed: Millis([1, 2, 150]), reaped: Millis([1, 2, 150]), failures: [])]
+        report.faults = [
+            .init(kind: .sigkill, noticed: Millis([1, 2, 150]), reaped: Millis([1, 2, 150]), failures: [])
+        ]
         #expect(SoakRunner.judge(report, settings) == ["fault sigkill: p99 150.0 ms over the 100 ms budget"])
     }
 

@@ -41,12 +41,18 @@ enum DecoderFuzzer {
         let pieces = chunkSizes(pattern: pattern, total: stream.count)
         let whole = decode(stream, mode: mode, limit: limit, chunks: [stream.count])
         let split = decode(stream, mode: mode, limit: limit, chunks: pieces)
-        require(whole == split, "decoder output depends on how the input is split: \(pieces.prefix(8))…\nwhole: \(describe(whole))\nsplit: \(describe(split))")
+        require(
+            whole == split,
+            "decoder output depends on how the input is split: \(pieces.prefix(8))…\n"
+                + "whole: \(describe(whole))\nsplit: \(describe(split))"
+        )
         for case .frame(let bytes) in whole { checkParsing(bytes) }
 
         let outWhole = engineOutput(stream, mode: mode, limit: limit, profile: profile, chunks: [stream.count])
         let outSplit = engineOutput(stream, mode: mode, limit: limit, profile: profile, chunks: pieces)
-        require(outWhole == outSplit, "engine output depends on how the input is split:\nwhole: \(text(outWhole))\nsplit: \(text(outSplit))")
+        require(
+            outWhole == outSplit,
+            "engine output depends on how the input is split:\nwhole: \(text(outWhole))\nsplit: \(text(outSplit))")
         checkEngineOutput(outWhole)
     }
 
@@ -96,7 +102,9 @@ enum DecoderFuzzer {
                         items.append(.error(error))
                     }
                 }
-                require(decoder.bufferedByteCount <= bound, "the decoder holds \(decoder.bufferedByteCount) bytes after draining (limit \(limit))")
+                require(
+                    decoder.bufferedByteCount <= bound,
+                    "the decoder holds \(decoder.bufferedByteCount) bytes after draining (limit \(limit))")
             }
         }
         do throws(FramingError) {
@@ -138,7 +146,9 @@ enum DecoderFuzzer {
 
     // MARK: - Engine
 
-    static func engineOutput(_ stream: [UInt8], mode: FramingMode, limit: Int, profile: Profile, chunks: [Int]) -> [UInt8] {
+    static func engineOutput(_ stream: [UInt8], mode: FramingMode, limit: Int, profile: Profile, chunks: [Int])
+        -> [UInt8]
+    {
         var options = PluginOptions()
         options.framing = mode
         options.maxFrameBytes = limit
@@ -180,14 +190,18 @@ enum DecoderFuzzer {
             fail("the engine's output does not frame: \(error)\n\(text(out))")
         }
         for frame in frames {
-            guard let value = try? JSONParser.parse(frame) else { fail("an output frame is not JSON: \(text(Array(frame)))") }
+            guard let value = try? JSONParser.parse(frame) else {
+                fail("an output frame is not JSON: \(text(Array(frame)))")
+            }
             switch Envelope.classify(value) {
             case .single(.response(let r)): checkResponse(r, frame)
             case .single(.notification(let n)):
                 require(eventNames.contains(n.method), "unexpected notification \(n.method): \(text(Array(frame)))")
             case .batch(let members):
                 for m in members {
-                    guard case .response(let r) = m else { fail("a batch reply member is not a response: \(text(Array(frame)))") }
+                    guard case .response(let r) = m else {
+                        fail("a batch reply member is not a response: \(text(Array(frame)))")
+                    }
                     checkResponse(r, frame)
                 }
             default:

@@ -13,15 +13,17 @@
 public typealias FuzzTest = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 
 @_silgen_name("LLVMFuzzerRunDriver")
-private func LLVMFuzzerRunDriver(
+private func llvmFuzzerRunDriver(
     _ argc: UnsafeMutablePointer<CInt>,
     _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
     _ callback: FuzzTest
 ) -> CInt
 
 /// Runs libFuzzer's driver over `test` with the program's arguments.
-public func runLibFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ test: FuzzTest) -> CInt {
+public func runLibFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ test: FuzzTest)
+    -> CInt
+{
     var count = argc
     var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, test)
+    return llvmFuzzerRunDriver(&count, &arguments, test)
 }

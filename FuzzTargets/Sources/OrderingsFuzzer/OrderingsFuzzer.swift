@@ -93,7 +93,8 @@ struct Session {
     /// stops before it gets there (docs/reliability.md, "known gaps").
     func staysClearOfTheClockLimit(_ inputs: [ReferenceModel.Input]) -> Bool {
         // Only os/advanceTime moves the clock.
-        guard inputs.contains(where: { if case .request(let r) = $0 { r.method == "os/advanceTime" } else { false } }) else { return true }
+        guard inputs.contains(where: { if case .request(let r) = $0 { r.method == "os/advanceTime" } else { false } })
+        else { return true }
         var probe = model
         for input in inputs { _ = probe.apply(input) }
         return probe.now.nanoseconds < VirtualTime.limit - 86_400 * 1_000_000_000
@@ -106,7 +107,8 @@ struct Session {
         compare(expected: expected, actual: actual)
         account(sent: [input], received: actual)
         if case .request(let r) = input, r.method != "waitForCancel" {
-            check(actual.contains { isResponse($0, to: r.id) }, "request \(r.id) (\(r.method)) was not answered at once")
+            check(
+                actual.contains { isResponse($0, to: r.id) }, "request \(r.id) (\(r.method)) was not answered at once")
         }
     }
 
@@ -152,7 +154,9 @@ struct Session {
         single(request)
         guard let state = lastState else { fail("no plugin/state reply", log: log) }
         let counters = state["counters"]
-        check(counters?["violations"] == .number(0), "counters.violations is \(counters?["violations"]?.description ?? "missing")")
+        check(
+            counters?["violations"] == .number(0),
+            "counters.violations is \(counters?["violations"]?.description ?? "missing")")
         let launched = counters?["launched"]?.int64Value ?? -1
         let completed = counters?["completed"]?.int64Value ?? -1
         let active: Int64 = state["activeTask"] == .null ? 0 : 1
@@ -174,7 +178,8 @@ struct Session {
         var encoded: [UInt8] = []
         for (i, line) in out.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().enumerated() {
             let value: JSONValue
-            if i < expected.count, case _ = encoded.removeAll(keepingCapacity: true), case _ = JSONWriter.write(expected[i], to: &encoded),
+            if i < expected.count, case _ = encoded.removeAll(keepingCapacity: true),
+                case _ = JSONWriter.write(expected[i], to: &encoded),
                 line.elementsEqual(encoded)
             {
                 value = expected[i]
@@ -207,8 +212,11 @@ struct Session {
     func compare(expected: [JSONValue], actual: [JSONValue]) {
         // Most frames are byte-identical; only those that differ are normalized.
         if expected.count == actual.count, zip(expected, actual).allSatisfy({ $0 == $1 }) { return }
-        if let m = FrameComparison.firstMismatch(expected: expected.map(Session.normalize), actual: actual.map(Session.normalize)) {
-            fail("""
+        if let m = FrameComparison.firstMismatch(
+            expected: expected.map(Session.normalize), actual: actual.map(Session.normalize))
+        {
+            fail(
+                """
                 the plugin and the reference model disagree at frame \(m.index) (\(m.signature))
                   expected: \(m.expected?.description ?? "nothing")
                   actual:   \(m.actual?.description ?? "nothing")

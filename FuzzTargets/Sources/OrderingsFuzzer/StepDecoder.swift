@@ -16,9 +16,11 @@ struct StepDecoder {
     static let refreshID = "com.example.app.bg-refresh"
     static let processingID = "com.example.app.bg-processing"
     static let invokes = ["startKeepalive", "waitForCancel", "completeBgTask", "stopKeepalive", "cancelCancelListener"]
-    static let allMethods = invokes + [
-        "os/launch", "os/expire", "os/advanceTime", "os/setConditions", "os/pendingTaskRequests", "plugin/state", "plugin/reset",
-    ]
+    static let allMethods =
+        invokes + [
+            "os/launch", "os/expire", "os/advanceTime", "os/setConditions", "os/pendingTaskRequests", "plugin/state",
+            "plugin/reset",
+        ]
 
     init(_ raw: UnsafeRawBufferPointer) {
         bytes = Array(raw)
@@ -99,14 +101,21 @@ struct StepDecoder {
         let kind = byte() ?? 0
         let method = pick(Self.allMethods)
         switch kind % 6 {
-        case 0: return .request(Request(id: id(op >> 4, model: model), method: pick(["no/such/method", "os/teleport", ""])))
+        case 0:
+            return .request(
+                Request(id: id(op >> 4, model: model), method: pick(["no/such/method", "os/teleport", ""])))
         case 1: return .request(Request(id: id(op >> 4, model: model), method: method.uppercased()))
-        case 2: return .request(Request(id: id(op >> 4, model: model), method: method, params: pick([.array([]), .array([1])])))
+        case 2:
+            return .request(
+                Request(id: id(op >> 4, model: model), method: method, params: pick([.array([]), .array([1])])))
         case 3:
             let scalar: JSONValue = pick([.number(1), .string("x"), .bool(true), .null])
             return .request(Request(id: id(op >> 4, model: model), method: method, params: scalar))
-        case 4: return .notification(RPCNotification(method: method, params: pick([.number(0), .string(""), .bool(false)])))
-        default: return .notification(RPCNotification(method: pick(["no/such/method", "os/launch"]), params: .array([])))
+        case 4:
+            return .notification(
+                RPCNotification(method: method, params: pick([.number(0), .string(""), .bool(false)])))
+        default:
+            return .notification(RPCNotification(method: pick(["no/such/method", "os/launch"]), params: .array([])))
         }
     }
 
@@ -115,7 +124,8 @@ struct StepDecoder {
         case "startKeepalive": return startKeepaliveParams()
         case "completeBgTask":
             return pick([
-                nil, ["success": true], ["success": false], .object([:]), ["success": "yes"], ["success": .null], ["success": 1],
+                nil, ["success": true], ["success": false], .object([:]), ["success": "yes"], ["success": .null],
+                ["success": 1],
                 ["success": false, "extra": 1],
             ])
         case "os/launch", "os/expire":
@@ -128,7 +138,8 @@ struct StepDecoder {
             return pick(choices)
         case "os/advanceTime": return ["seconds": advanceAmount(model: model)]
         case "os/setConditions": return conditionsParams()
-        case "waitForCancel", "stopKeepalive", "cancelCancelListener", "plugin/state", "plugin/reset", "os/pendingTaskRequests":
+        case "waitForCancel", "stopKeepalive", "cancelCancelListener", "plugin/state", "plugin/reset",
+            "os/pendingTaskRequests":
             return nil
         default: return nil
         }
@@ -180,7 +191,8 @@ struct StepDecoder {
         if mask & 2 != 0 { o["externalPower"] = .bool(values & 2 != 0) }
         if mask & 4 != 0 { o["networkConnected"] = .bool(values & 4 != 0) }
         if mask & 8 != 0 {
-            o["backgroundRefreshStatus"] = .string(["available", "denied", "restricted", "sometimes"][Int(values >> 3) % 4])
+            o["backgroundRefreshStatus"] = .string(
+                ["available", "denied", "restricted", "sometimes"][Int(values >> 3) % 4])
         }
         if mask & 16 != 0 { o["autoLaunch"] = "yes" }
         return .object(o)

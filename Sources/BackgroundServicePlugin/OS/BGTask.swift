@@ -58,7 +58,9 @@ final class CompletionLedger {
         guard completed.insert(task.serial).inserted else {
             events.violation(
                 rule: "exactly-once",
-                detail: "setTaskCompleted(success: \(success)) called again for \(task.identifier) launched at \(task.launchedAt.decimalSeconds); ignored")
+                detail:
+                    "setTaskCompleted(success: \(success)) called again for \(task.identifier) launched at \(task.launchedAt.decimalSeconds); ignored"
+            )
             return
         }
         events.counters.completed += 1

@@ -38,6 +38,7 @@ final class BGProcessingTaskRequest: BGTaskRequest {
 
     /// Whether the device's conditions allow it to start.
     func constraintsMet(by conditions: Conditions) -> Bool {
-        (!requiresExternalPower || conditions.externalPower) && (!requiresNetworkConnectivity || conditions.networkConnected)
+        (!requiresExternalPower || conditions.externalPower)
+            && (!requiresNetworkConnectivity || conditions.networkConnected)
     }
 }

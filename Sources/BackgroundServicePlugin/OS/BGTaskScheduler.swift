@@ -36,9 +36,14 @@ final class BGTaskScheduler {
     /// `register(forTaskWithIdentifier:using:launchHandler:)`. Returns false when
     /// the Info.plist does not permit the identifier (as Apple's does).
     @discardableResult
-    func register(forTaskWithIdentifier identifier: String, kind: TaskKind, launchHandler: @escaping (BGTask) -> Void) throws(RegistrationError) -> Bool {
+    func register(forTaskWithIdentifier identifier: String, kind: TaskKind, launchHandler: @escaping (BGTask) -> Void)
+        throws(RegistrationError) -> Bool
+    {
         guard !launchFinished else {
-            throw RegistrationError(description: "launch handler for \(identifier) registered after the app finished launching; all launch handlers must be registered before then")
+            throw RegistrationError(
+                description:
+                    "launch handler for \(identifier) registered after the app finished launching; all launch handlers must be registered before then"
+            )
         }
         guard registrations[identifier] == nil else {
             throw RegistrationError(description: "launch handler for \(identifier) has already been registered")

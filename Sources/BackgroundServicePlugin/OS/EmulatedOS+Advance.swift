@@ -66,11 +66,13 @@ extension EmulatedOS {
         }
         if let stop = advance(to: clock.now.adding(nanoseconds: duration.nanoseconds)) {
             let at = clock.now.decimalSeconds
-            let what = ios == nil
+            let what =
+                ios == nil
                 ? "\(stop.performed) timer firings and launches"
                 : "\(stop.performed) autonomous events (timer firings, expirations, kills, launches)"
             // Under `--os manual` the stop never waits for its instant (`docs/protocol.md`).
-            let next = stop.instantFinished || ios == nil
+            let next =
+                stop.instantFinished || ios == nil
                 ? "; advance again to go on"
                 : ", within that instant (the hard bound is \(2 * iosEventBound) events); "
                     + "advance again to run the events still due at \(at) s and go on"

@@ -99,7 +99,8 @@ final class EmulatedOS {
             throw RPCError.invalidParams(unregistered(identifier))
         }
         if let running = runningTask, !faults.contains(.allowConcurrentLaunch) {
-            throw RPCError.invalidState("cannot launch \(identifier): \(running.identifier) is still running (the OS runs one task at a time)")
+            throw RPCError.invalidState(
+                "cannot launch \(identifier): \(running.identifier) is still running (the OS runs one task at a time)")
         }
         guard store.pendingRequest(identifier) != nil else {
             throw RPCError.invalidState("cannot launch \(identifier): no request for it is pending")
@@ -113,7 +114,8 @@ final class EmulatedOS {
     func launchPending(_ identifier: String) -> BGTask {
         let request = store.takeForLaunch(identifier)!
         nextTaskSerial += 1
-        let task: BGTask = request is BGProcessingTaskRequest
+        let task: BGTask =
+            request is BGProcessingTaskRequest
             ? BGProcessingTask(identifier: identifier, launchedAt: clock.now, serial: nextTaskSerial, ledger: ledger)
             : BGAppRefreshTask(identifier: identifier, launchedAt: clock.now, serial: nextTaskSerial, ledger: ledger)
         runningTask = task

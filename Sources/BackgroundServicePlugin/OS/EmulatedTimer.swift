@@ -20,7 +20,10 @@ final class EmulatedTimer {
     /// Foundation substitutes 0.1 ms for a non-positive interval.
     static let minimumIntervalNanoseconds: Int64 = 100_000
 
-    init(fireDate: VirtualTime, interval: Int64, repeats: Bool, sequence: UInt64, observer: ((SafetyTimerEvent.State, VirtualTime) -> Void)?, block: @escaping (EmulatedTimer) -> Void) {
+    init(
+        fireDate: VirtualTime, interval: Int64, repeats: Bool, sequence: UInt64,
+        observer: ((SafetyTimerEvent.State, VirtualTime) -> Void)?, block: @escaping (EmulatedTimer) -> Void
+    ) {
         self.fireDate = fireDate
         self.interval = interval
         self.repeats = repeats
@@ -44,7 +47,11 @@ final class EmulatedTimer {
         if repeats {
             // A repeat past the clock's limit never comes (see `scheduledTimer`).
             let (next, overflow) = fireDate.nanoseconds.addingReportingOverflow(interval)
-            if overflow || next > VirtualTime.limit { isValid = false } else { fireDate = VirtualTime(nanoseconds: next) }
+            if overflow || next > VirtualTime.limit {
+                isValid = false
+            } else {
+                fireDate = VirtualTime(nanoseconds: next)
+            }
         } else {
             isValid = false
         }
@@ -68,7 +75,10 @@ final class TimerRunLoop {
 
     /// `Timer.scheduledTimer(withTimeInterval:repeats:block:)` on this run loop.
     @discardableResult
-    func scheduledTimer(withTimeInterval seconds: Double, repeats: Bool, observer: ((SafetyTimerEvent.State, VirtualTime) -> Void)? = nil, block: @escaping (EmulatedTimer) -> Void) -> EmulatedTimer {
+    func scheduledTimer(
+        withTimeInterval seconds: Double, repeats: Bool,
+        observer: ((SafetyTimerEvent.State, VirtualTime) -> Void)? = nil, block: @escaping (EmulatedTimer) -> Void
+    ) -> EmulatedTimer {
         var interval = VirtualTime.nanoseconds(fromSeconds: seconds) ?? EmulatedTimer.minimumIntervalNanoseconds
         if interval <= 0 { interval = EmulatedTimer.minimumIntervalNanoseconds }
         nextSequence += 1

@@ -52,7 +52,8 @@ final class IOSSystem {
 
     /// A uniform draw of whole milliseconds between two second values, as nanoseconds.
     func drawMilliseconds(from low: Double, to high: Double) -> Int64 {
-        let lo = Int64((low * 1000).rounded()), hi = max(lo, Int64((high * 1000).rounded()))
+        let lo = Int64((low * 1000).rounded())
+        let hi = max(lo, Int64((high * 1000).rounded()))
         return rng.uniform(in: lo...hi) * 1_000_000
     }
 
@@ -60,7 +61,8 @@ final class IOSSystem {
     /// now), usually later by a delay drawn uniformly from the kind's range.
     func plan(_ request: BGTaskRequest, at now: VirtualTime) -> LaunchPlan {
         let base = max(request.earliestBeginDate ?? now, now)
-        let delay = request.kind == .refresh
+        let delay =
+            request.kind == .refresh
             ? drawMilliseconds(from: policy.refreshDelayMinSecs, to: policy.refreshDelayMaxSecs)
             : drawMilliseconds(from: policy.processingDelayMinSecs, to: policy.processingDelayMaxSecs)
         return LaunchPlan(plannedAt: base.adding(nanoseconds: delay))

@@ -56,23 +56,32 @@ struct InfoPlist: Sendable, Equatable {
         for id in rawIdentifiers {
             let expanded = expand(id, bundleIdentifier: bundleIdentifier)
             if expanded.contains("$(") || expanded.contains("${") {
-                warnings.append("\(path): identifier \"\(id)\" has an unexpanded build setting; only $(PRODUCT_BUNDLE_IDENTIFIER) is expanded")
+                warnings.append(
+                    "\(path): identifier \"\(id)\" has an unexpanded build setting; only $(PRODUCT_BUNDLE_IDENTIFIER) is expanded"
+                )
             }
             identifiers.append(expanded)
         }
         let wrongModes = ["background-fetch": refreshMode, "background-processing": processingMode]
         for mode in modes {
             if let right = wrongModes[mode] {
-                warnings.append("\(path): UIBackgroundModes lists \"\(mode)\", which iOS does not know; the mode is \"\(right)\" (the seed plugin's comment has this mistake)")
+                warnings.append(
+                    "\(path): UIBackgroundModes lists \"\(mode)\", which iOS does not know; the mode is \"\(right)\" (the seed plugin's comment has this mistake)"
+                )
             }
         }
         let plist = InfoPlist(permittedIdentifiers: Set(identifiers), backgroundModes: Set(modes))
-        for (id, mode) in [("\(bundleIdentifier).bg-refresh", refreshMode), ("\(bundleIdentifier).bg-processing", processingMode)] {
+        for (id, mode) in [
+            ("\(bundleIdentifier).bg-refresh", refreshMode), ("\(bundleIdentifier).bg-processing", processingMode),
+        ] {
             if !plist.permittedIdentifiers.contains(id) {
-                warnings.append("\(path): \(id) is not in BGTaskSchedulerPermittedIdentifiers; submitting it will fail with notPermitted")
+                warnings.append(
+                    "\(path): \(id) is not in BGTaskSchedulerPermittedIdentifiers; submitting it will fail with notPermitted"
+                )
             }
             if !plist.backgroundModes.contains(mode) {
-                warnings.append("\(path): UIBackgroundModes lacks \"\(mode)\"; submitting \(id) will fail with notPermitted")
+                warnings.append(
+                    "\(path): UIBackgroundModes lacks \"\(mode)\"; submitting \(id) will fail with notPermitted")
             }
         }
         return (plist, warnings)

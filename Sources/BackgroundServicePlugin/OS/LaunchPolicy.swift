@@ -18,7 +18,9 @@ extension EmulatedOS {
     /// Evaluates a pending request at the current time.
     func evaluate(_ request: BGTaskRequest) -> Evaluation {
         guard let ios else { return Evaluation() }
-        let now = clock.now, c = conditions, device = c.ios ?? .defaults
+        let now = clock.now
+        let c = conditions
+        let device = c.ios ?? .defaults
         var reasons: [LaunchReason] = []
         var blocked = false
         func condition(_ factor: LaunchFactor, _ detail: String) {
@@ -66,8 +68,9 @@ extension EmulatedOS {
             // A time at the clock's limit never comes (`docs/rules.md`, "timers"): no `until`.
             let never = t.reachesClockLimit
             reasons.append(
-                LaunchReason(factor: factor, detail: never ? detail + " (the clock's limit: never)" : detail,
-                             until: never ? nil : t))
+                LaunchReason(
+                    factor: factor, detail: never ? detail + " (the clock's limit: never)" : detail,
+                    until: never ? nil : t))
             at = max(at, t)
         }
         if let begin = request.earliestBeginDate {
@@ -78,8 +81,9 @@ extension EmulatedOS {
         }
         if let last = ios.lastLaunch[request.identifier] {
             let spacing = VirtualTime.nanoseconds(fromSeconds: ios.policy.minLaunchSpacingSecs) ?? 0
-            wait(.rateLimit, until: last.adding(nanoseconds: spacing),
-                 "launched \(now.subtracting(last).decimalSeconds) s ago; "
+            wait(
+                .rateLimit, until: last.adding(nanoseconds: spacing),
+                "launched \(now.subtracting(last).decimalSeconds) s ago; "
                     + "at least \(IOSPolicy.secondsJSON(ios.policy.minLaunchSpacingSecs)) s between its launches")
         }
         let affordable = ios.energy.affordableAt(now)
@@ -125,7 +129,8 @@ extension EmulatedOS {
     /// `06:00 (t=21600 s)`, `day 1 06:30 (t=109800 s)`.
     func clockText(_ t: VirtualTime) -> String {
         let whole = max(0, t.nanoseconds / 1_000_000_000)
-        let day = whole / 86_400, inDay = whole % 86_400
+        let day = whole / 86_400
+        let inDay = whole % 86_400
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let hhmm = "\(two(inDay / 3600)):\(two(inDay % 3600 / 60))"
         return (day == 0 ? hhmm : "day \(day) \(hhmm)") + " (t=\(t.decimalSeconds) s)"

@@ -44,7 +44,8 @@ final class TaskRequestStore {
         }
         if pending[request.identifier] == nil, !faults.contains(.noPendingLimit) {
             let sameKind = pending.values.filter { $0.kind == request.kind }.count
-            let limit = request.kind == .refresh
+            let limit =
+                request.kind == .refresh
                 ? BGTaskScheduler.maxPendingRefresh : BGTaskScheduler.maxPendingProcessing
             if sameKind >= limit { return .tooManyPendingTaskRequests }
         }

@@ -56,8 +56,10 @@ final class BackgroundServicePlugin: StepWriting {
     /// Per mutation, how many steps it changed (a test checks that none changes nothing).
     var mutationMatches: [Int] = []
 
-    init(bundleIdentifier: String, os: EmulatedOS, profile: Profile, dispatcher: Dispatcher,
-         mutations: (BackgroundServicePlugin) -> [StepMutation<PortFrame>] = { _ in [] }) {
+    init(
+        bundleIdentifier: String, os: EmulatedOS, profile: Profile, dispatcher: Dispatcher,
+        mutations: (BackgroundServicePlugin) -> [StepMutation<PortFrame>] = { _ in [] }
+    ) {
         self.bundleIdentifier = bundleIdentifier
         (scheduler, runLoop, clock, events) = (os.scheduler, os.runLoop, os.clock, os.events)
         self.profile = profile
@@ -96,7 +98,9 @@ final class BackgroundServicePlugin: StepWriting {
 
     lazy var handleExpiration = program("handleExpiration") {
         // Resolve pending cancel invoke (unblocks Rust thread)
-        when("if let invoke = pendingCancelInvoke") { bind(&$0.invoke, $0.pendingCancelInvoke) } then: {
+        when("if let invoke = pendingCancelInvoke") {
+            bind(&$0.invoke, $0.pendingCancelInvoke)
+        } then: {
             step("invoke.resolve()") { $0.invoke?.resolve() }
             step("pendingCancelInvoke = nil") { $0.pendingCancelInvoke = nil }
         }
@@ -128,7 +132,9 @@ final class BackgroundServicePlugin: StepWriting {
             $0.currentRefreshTask != nil || $0.currentProcessingTask != nil
         } then: {
             // Resolve pending cancel invoke (unblocks Rust thread)
-            when("if let invoke = pendingCancelInvoke") { bind(&$0.invoke, $0.pendingCancelInvoke) } then: {
+            when("if let invoke = pendingCancelInvoke") {
+                bind(&$0.invoke, $0.pendingCancelInvoke)
+            } then: {
                 step("invoke.resolve()") { $0.invoke?.resolve() }
                 step("pendingCancelInvoke = nil") { $0.pendingCancelInvoke = nil }
             }
@@ -157,7 +163,9 @@ final class BackgroundServicePlugin: StepWriting {
         // Port: under `strict`, a pending invoke is rejected (`superseded`) rather than
         // dropped; under `seed` the assignment below drops it unanswered, as the seed does.
         if profile == .strict {
-            when("if let previous = pendingCancelInvoke") { bind(&$0.cancelInvoke, $0.pendingCancelInvoke) } then: {
+            when("if let previous = pendingCancelInvoke") {
+                bind(&$0.cancelInvoke, $0.pendingCancelInvoke)
+            } then: {
                 step("previous.reject(.superseded)") { $0.cancelInvoke?.reject(.superseded) }
             }
         }
@@ -169,7 +177,9 @@ final class BackgroundServicePlugin: StepWriting {
     // MARK: - cancelCancelListener (timeout unblock)
 
     lazy var cancelCancelListener = program("cancelCancelListener") {
-        when("if let cancelInvoke = pendingCancelInvoke") { bind(&$0.cancelInvoke, $0.pendingCancelInvoke) } then: {
+        when("if let cancelInvoke = pendingCancelInvoke") {
+            bind(&$0.cancelInvoke, $0.pendingCancelInvoke)
+        } then: {
             step("cancelInvoke.reject(error: nil)") { $0.cancelInvoke?.reject(.listenerCancelled) }
             step("pendingCancelInvoke = nil") { $0.pendingCancelInvoke = nil }
         }
@@ -191,13 +201,17 @@ final class BackgroundServicePlugin: StepWriting {
         // to prevent double-completion. At most one BGTask is active at a time.
         completeActiveTask(success: "success") { $0.success }
         // Reject pending cancel invoke (unblocks Rust thread)
-        when("if let cancelInvoke = pendingCancelInvoke") { bind(&$0.cancelInvoke, $0.pendingCancelInvoke) } then: {
+        when("if let cancelInvoke = pendingCancelInvoke") {
+            bind(&$0.cancelInvoke, $0.pendingCancelInvoke)
+        } then: {
             step("cancelInvoke.reject(error: nil)") { $0.cancelInvoke?.reject(.completed) }
             step("pendingCancelInvoke = nil") { $0.pendingCancelInvoke = nil }
         }
         // Only reschedule if we actually completed a background task.
         // Avoids scheduling when called after expiration or stop already handled it.
-        when("if hadActiveTask") { $0.hadActiveTask } then: {
+        when("if hadActiveTask") {
+            $0.hadActiveTask
+        } then: {
             scheduleNext
         }
         // Clear remaining state
@@ -254,7 +268,9 @@ final class BackgroundServicePlugin: StepWriting {
         }
         // Reject pending cancel invoke unconditionally (unblocks Rust thread)
         // This must happen even when no BGTask is active (foreground stop).
-        when("if let cancelInvoke = pendingCancelInvoke") { bind(&$0.cancelInvoke, $0.pendingCancelInvoke) } then: {
+        when("if let cancelInvoke = pendingCancelInvoke") {
+            bind(&$0.cancelInvoke, $0.pendingCancelInvoke)
+        } then: {
             step("cancelInvoke.reject(error: nil)") { $0.cancelInvoke?.reject(.stopped) }
             step("pendingCancelInvoke = nil") { $0.pendingCancelInvoke = nil }
         }
@@ -268,11 +284,15 @@ final class BackgroundServicePlugin: StepWriting {
 
     /// The seed's block, four times: "Complete whichever task is active — nil out BEFORE completing".
     private func completeActiveTask(success text: String, _ success: @escaping (PortFrame) -> Bool) -> Step<PortFrame> {
-        when("if let task = currentRefreshTask") { bind(&$0.task, $0.currentRefreshTask) } then: {
+        when("if let task = currentRefreshTask") {
+            bind(&$0.task, $0.currentRefreshTask)
+        } then: {
             step("currentRefreshTask = nil") { $0.currentRefreshTask = nil }
             step("task.setTaskCompleted(success: \(text))") { $0.task?.setTaskCompleted(success: success($0)) }
         } else: {
-            when("else if let task = currentProcessingTask") { bind(&$0.task, $0.currentProcessingTask) } then: {
+            when("else if let task = currentProcessingTask") {
+                bind(&$0.task, $0.currentProcessingTask)
+            } then: {
                 step("currentProcessingTask = nil") { $0.currentProcessingTask = nil }
                 step("task.setTaskCompleted(success: \(text))") { $0.task?.setTaskCompleted(success: success($0)) }
             }

@@ -1,4 +1,3 @@
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -62,7 +61,9 @@ public enum PluginMain {
         var p = environ
         while let entry = p.pointee {
             let text = String(cString: entry)
-            if let eq = text.firstIndex(of: "=") { result[String(text[..<eq])] = String(text[text.index(after: eq)...]) }
+            if let eq = text.firstIndex(of: "=") {
+                result[String(text[..<eq])] = String(text[text.index(after: eq)...])
+            }
             p += 1
         }
         return result

@@ -126,29 +126,41 @@ public struct PluginOptions: Sendable, Equatable {
             case "--version": return .version
             case "--bundle-id":
                 let v = try value(flag, inline)
-                guard !v.isEmpty, !v.contains(where: { $0.isWhitespace }) else { throw UsageError("--bundle-id must be a non-empty identifier without spaces") }
+                guard !v.isEmpty, !v.contains(where: { $0.isWhitespace }) else {
+                    throw UsageError("--bundle-id must be a non-empty identifier without spaces")
+                }
                 options.bundleIdentifier = v
             case "--clock":
                 let v = try value(flag, inline)
-                guard let c = ClockKind(rawValue: v) else { throw UsageError("--clock must be virtual or real, not \"\(v)\"") }
+                guard let c = ClockKind(rawValue: v) else {
+                    throw UsageError("--clock must be virtual or real, not \"\(v)\"")
+                }
                 options.clock = c
             case "--time-scale":
                 let v = try value(flag, inline)
-                guard let x = Double(v), x.isFinite, x > 0 else { throw UsageError("--time-scale must be a positive number, not \"\(v)\"") }
+                guard let x = Double(v), x.isFinite, x > 0 else {
+                    throw UsageError("--time-scale must be a positive number, not \"\(v)\"")
+                }
                 options.timeScale = x
             case "--profile":
                 let v = try value(flag, inline)
-                guard let p = Profile(rawValue: v) else { throw UsageError("--profile must be seed or strict, not \"\(v)\"") }
+                guard let p = Profile(rawValue: v) else {
+                    throw UsageError("--profile must be seed or strict, not \"\(v)\"")
+                }
                 options.profile = p
             case "--info-plist":
                 options.infoPlistPath = try value(flag, inline)
             case "--framing":
                 let v = try value(flag, inline)
-                guard let f = FramingMode(rawValue: v) else { throw UsageError("--framing must be auto, ndjson or lsp, not \"\(v)\"") }
+                guard let f = FramingMode(rawValue: v) else {
+                    throw UsageError("--framing must be auto, ndjson or lsp, not \"\(v)\"")
+                }
                 options.framing = f
             case "--max-frame-bytes":
                 let v = try value(flag, inline)
-                guard let n = Int(v), n >= 64, n <= 1 << 30 else { throw UsageError("--max-frame-bytes must be an integer from 64 to 1073741824, not \"\(v)\"") }
+                guard let n = Int(v), n >= 64, n <= 1 << 30 else {
+                    throw UsageError("--max-frame-bytes must be an integer from 64 to 1073741824, not \"\(v)\"")
+                }
                 options.maxFrameBytes = n
             case "--dispatch":
                 let v = try value(flag, inline)

@@ -71,7 +71,8 @@ final class PluginRuntime: Sendable {
             if engine.hasOutput { engine.writeOutput { Stdout.writeAll($0) } }
             if isRealClock {
                 if let delay = engine.nextWakeupDelay {
-                    timer.schedule(deadline: .now() + .nanoseconds(Int(min(delay, UInt64(Int.max)))), leeway: .microseconds(100))
+                    timer.schedule(
+                        deadline: .now() + .nanoseconds(Int(min(delay, UInt64(Int.max)))), leeway: .microseconds(100))
                 } else {
                     timer.schedule(deadline: .distantFuture)
                 }
@@ -116,11 +117,13 @@ func startThread(_ body: @escaping () -> Void) {
     }
     let context = Unmanaged.passRetained(Box(body)).toOpaque()
     var thread = pthread_t()
-    let rc = pthread_create(&thread, nil, { raw in
-        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-        box.body()
-        return nil
-    }, context)
+    let rc = pthread_create(
+        &thread, nil,
+        { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, context)
     if rc != 0 {
         Stderr.log("cannot start the stdin reader thread: \(String(cString: strerror(rc)))")
         exit(1)

@@ -30,7 +30,8 @@ extension PluginEngine {
     private func dispatch(id: RequestID?, method: String, params: JSONValue?, batch: BatchReply?) {
         let answersNotifications = options.faults.contains(.answerNotifications)
         // A notification's answers go nowhere (unless a fault says otherwise).
-        let route = id.map { makeRoute(id: $0, batch: batch) }
+        let route =
+            id.map { makeRoute(id: $0, batch: batch) }
             ?? (answersNotifications ? makeRoute(id: .null, batch: batch, tracksPending: false) : silentRoute)
         guard let (handler, queue) = handlers.find(method) else {
             log("unknown method \"\(method)\"")
@@ -136,8 +137,11 @@ extension PluginEngine {
             return
         }
         // Only `waitForCancel` is stored, so a statement can only let go of a waitForCancel.
-        let what = step.map { "waitForCancel request \(id) was let go of without an answer by \($0.program) "
-            + "at \"\($0.label)\"" } ?? "request \(id) was let go of without an answer outside any statement"
+        let what =
+            step.map {
+                "waitForCancel request \(id) was let go of without an answer by \($0.program) "
+                    + "at \"\($0.label)\""
+            } ?? "request \(id) was let go of without an answer outside any statement"
         world.events.violation(rule: "invoke.never-answered", detail: what + "; its caller waits forever")
     }
 }

@@ -1,7 +1,8 @@
+import HostProtocol
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import HostProtocol
 
 /// The method table: the five invokes go to the port; session methods and `os/`
 /// controls are answered here.
@@ -23,7 +24,9 @@ extension PluginEngine {
             return self.initializeResult
         }
         handlers[Shutdown.name] = { [unowned self] invoke in
-            if !self.options.faults.contains(.shutdownNoReject) { self.world.plugin.rejectPendingCancelInvoke(.shutdown) }
+            if !self.options.faults.contains(.shutdownNoReject) {
+                self.world.plugin.rejectPendingCancelInvoke(.shutdown)
+            }
             invoke.resolve()
             self.markShutDown()
         }
@@ -40,7 +43,9 @@ extension PluginEngine {
         // The emulated OS.
         on(OSLaunch.self) { [unowned self] params throws(RPCError) in
             var result = try self.world.os.launch(identifier: params.identifier)
-            if self.options.faults.contains(.nondeterministicTimes) { result.at = result.at.adding(nanoseconds: self.jitter) }
+            if self.options.faults.contains(.nondeterministicTimes) {
+                result.at = result.at.adding(nanoseconds: self.jitter)
+            }
             return result
         }
         on(OSExpire.self) { [unowned self] params throws(RPCError) in

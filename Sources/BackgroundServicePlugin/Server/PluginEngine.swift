@@ -37,7 +37,10 @@ public final class PluginEngine {
     let dispatcher: Dispatcher
 
     /// Creates an engine; throws when the Info.plist cannot be used or registration fails.
-    public init(options: PluginOptions, monotonicNanoseconds: @escaping () -> UInt64 = { 0 }, log: @escaping (String) -> Void = { _ in }) throws(PluginOptions.UsageError) {
+    public init(
+        options: PluginOptions, monotonicNanoseconds: @escaping () -> UInt64 = { 0 },
+        log: @escaping (String) -> Void = { _ in }
+    ) throws(PluginOptions.UsageError) {
         self.options = options
         self.monotonicNanoseconds = monotonicNanoseconds
         self.log = log
@@ -46,7 +49,7 @@ public final class PluginEngine {
         if let path = options.infoPlistPath {
             do {
                 let (plist, warnings) = try InfoPlist.load(path: path, bundleIdentifier: options.bundleIdentifier)
-                warnings.forEach { log("warning: \($0)") }
+                for warning in warnings { log("warning: \(warning)") }
                 infoPlist = plist
             } catch {
                 throw PluginOptions.UsageError("--info-plist: \(error.description)")
@@ -156,7 +159,8 @@ public final class PluginEngine {
             let weakEngine = self.engineHandle
             let reply = BatchReply { responses in
                 guard let engine = weakEngine.engine else { return }
-                engine.output.write(batch: engine.options.faults.contains(.batchReversed) ? responses.reversed() : responses)
+                engine.output.write(
+                    batch: engine.options.faults.contains(.batchReversed) ? responses.reversed() : responses)
             }
             // Under `--dispatch tauri` the batch's jobs are in progress at once (`Dispatcher`).
             dispatcher.batch {

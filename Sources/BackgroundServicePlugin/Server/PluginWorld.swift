@@ -12,10 +12,13 @@ final class PluginWorld {
     let os: EmulatedOS
     private let firstPlugin: BackgroundServicePlugin
 
-    init(options: PluginOptions, infoPlist: InfoPlist, events: EventSink, monotonicNanoseconds: @escaping () -> UInt64,
-         dispatcher: Dispatcher? = nil) throws(BGTaskScheduler.RegistrationError) {
+    init(
+        options: PluginOptions, infoPlist: InfoPlist, events: EventSink, monotonicNanoseconds: @escaping () -> UInt64,
+        dispatcher: Dispatcher? = nil
+    ) throws(BGTaskScheduler.RegistrationError) {
         self.events = events
-        clock = PluginClock(kind: options.clock, timeScale: options.timeScale, monotonicNanoseconds: monotonicNanoseconds)
+        clock = PluginClock(
+            kind: options.clock, timeScale: options.timeScale, monotonicNanoseconds: monotonicNanoseconds)
         let ios = options.osMode == .ios ? IOSSystem(seed: options.osSeed) : nil
         os = EmulatedOS(clock: clock, infoPlist: infoPlist, events: events, faults: options.faults, ios: ios)
         os.iosEventBound = options.iosAdvanceEventBound

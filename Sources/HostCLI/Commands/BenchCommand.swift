@@ -52,7 +52,9 @@ enum BenchCommand {
                 print(usage)
                 return 0
             }
-            guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
+            guard args.positional.isEmpty else {
+                throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"")
+            }
             settings = BenchRunner.Settings(
                 plugin: PluginLocator.resolve(args.value("--plugin")),
                 cFloor: PluginLocator.resolve(args.value("--c-floor"), default: "bench-floor"))
@@ -66,8 +68,11 @@ enum BenchCommand {
                 systemSeconds = 1
             }
             settings.calls = try args.int("--calls", default: settings.calls, range: 100...10_000_000)
-            guard !(args.has("--pin") && args.has("--free")) else { throw Arguments.UsageError("give --pin or --free, not both") }
-            settings.placement = args.has("--pin") ? .pinned : args.has("--free") || ProcReader.cpuCount < 2 ? .free : .split
+            guard !(args.has("--pin") && args.has("--free")) else {
+                throw Arguments.UsageError("give --pin or --free, not both")
+            }
+            settings.placement =
+                args.has("--pin") ? .pinned : args.has("--free") || ProcReader.cpuCount < 2 ? .free : .split
             fuzzSeconds = try args.double("--fuzz-seconds", default: fuzzSeconds, range: 0...3600)
             systemSeconds = try args.double("--system-seconds", default: systemSeconds, range: 0...3600)
         } catch {

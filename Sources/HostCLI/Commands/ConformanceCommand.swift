@@ -45,10 +45,17 @@ enum ConformanceCommand {
 
     static func run(_ arguments: [String]) -> Int32 {
         let args: Arguments
-        let format: Format, profiles: ProfileChoice, jobs: Int, timeout: Double
+        let format: Format
+        let profiles: ProfileChoice
+        let jobs: Int
+        let timeout: Double
         var baseline: ExpectedFailures?
         do throws(Arguments.UsageError) {
-            args = try Arguments(arguments, options: ["--plugin", "--profile", "--filter", "--format", "--jobs", "--timeout", "--expected-failures"], flags: ["--help", "--list", "--openrpc"])
+            args = try Arguments(
+                arguments,
+                options: [
+                    "--plugin", "--profile", "--filter", "--format", "--jobs", "--timeout", "--expected-failures",
+                ], flags: ["--help", "--list", "--openrpc"])
             if args.has("--help") {
                 print(usage)
                 return 0
@@ -57,9 +64,13 @@ enum ConformanceCommand {
                 print(OpenRPCDocument.prettyText, terminator: "")
                 return 0
             }
-            guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
+            guard args.positional.isEmpty else {
+                throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"")
+            }
             format = try args.choice("--format", default: .text)
-            if format == .markdown, !args.has("--list") { throw Arguments.UsageError("--format markdown is for --list only") }
+            if format == .markdown, !args.has("--list") {
+                throw Arguments.UsageError("--format markdown is for --list only")
+            }
             if format == .junit, args.has("--list") {
                 throw Arguments.UsageError("--format junit reports a run; --list takes text, json or markdown")
             }
@@ -78,7 +89,9 @@ enum ConformanceCommand {
             return 0
         }
         guard !runs.isEmpty else {
-            return HostCLI.usageError("no check matches --filter \(args.value("--filter") ?? "") under --profile \(profiles.rawValue)", usage: usage)
+            return HostCLI.usageError(
+                "no check matches --filter \(args.value("--filter") ?? "") under --profile \(profiles.rawValue)",
+                usage: usage)
         }
         let pluginPath = PluginLocator.resolve(args.value("--plugin"))
         guard FileManager.default.isExecutableFile(atPath: pluginPath) else {
@@ -109,7 +122,8 @@ enum ConformanceCommand {
 
     /// Reads and checks an expected-failures file; any problem is a usage error.
     private static func readBaseline(_ path: String) throws(Arguments.UsageError) -> ExpectedFailures {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
+        else {
             throw Arguments.UsageError("--expected-failures: cannot read \(path)")
         }
         do {
@@ -120,23 +134,30 @@ enum ConformanceCommand {
     }
 
     /// The catalogue as text (name, profiles, rule), JSON, or the Markdown of `docs/conformance.md`.
-    private static func list(_ checks: [ConformanceCheck], runs: [(ConformanceCheck, Profile)], format: Format) -> String {
+    private static func list(_ checks: [ConformanceCheck], runs: [(ConformanceCheck, Profile)], format: Format)
+        -> String
+    {
         switch format {
         case .markdown:
             return ConformanceCatalogueDoc.markdown(checks)
         case .json:
-            return JSONValue.array(checks.map { c in
-                [
-                    "name": .string(c.name), "section": .number(c.section), "rule": .string(c.rule),
-                    "profiles": .array(c.profiles.map { .string($0.rawValue) }), "flags": .array(c.flags.map { .string($0) }),
-                    "requires": .array(c.requires.map { .string($0) }),
-                    "accepts": .array(c.acceptance.map { .string($0) }),
-                ]
-            }).description
+            return JSONValue.array(
+                checks.map { c in
+                    [
+                        "name": .string(c.name), "section": .number(c.section), "rule": .string(c.rule),
+                        "profiles": .array(c.profiles.map { .string($0.rawValue) }),
+                        "flags": .array(c.flags.map { .string($0) }),
+                        "requires": .array(c.requires.map { .string($0) }),
+                        "accepts": .array(c.acceptance.map { .string($0) }),
+                    ]
+                }
+            ).description
         case .text, .junit:  // junit is refused with --list; text stands in
             let width = checks.map(\.name.count).max() ?? 0
             var lines = checks.map { c in
-                c.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + c.profiles.map(\.rawValue).joined(separator: ",").padding(toLength: 11, withPad: " ", startingAt: 0) + "  " + c.rule
+                c.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                    + c.profiles.map(\.rawValue).joined(separator: ",").padding(
+                        toLength: 11, withPad: " ", startingAt: 0) + "  " + c.rule
             }
             lines.append("\(checks.count) checks, \(runs.count) runs")
             return lines.joined(separator: "\n")

@@ -33,10 +33,11 @@ extension DemoSummary {
         var lines = ["  app processes: \(sim.processes.count)"]
         for p in sim.processes {
             let started = p.number == 1 ? "at start" : "at \(TimelineRenderer.clock(p.startedAt)) (\(p.cause.rawValue))"
-            let ended = sim.terminations.first { $0.process == p.number }.map {
-                "ended at \(TimelineRenderer.clock($0.at)) (\($0.reason.rawValue))"
-                    + ($0.serviceWasRunning ? " with the service running" : "")
-            } ?? "running at the end"
+            let ended =
+                sim.terminations.first { $0.process == p.number }.map {
+                    "ended at \(TimelineRenderer.clock($0.at)) (\($0.reason.rawValue))"
+                        + ($0.serviceWasRunning ? " with the service running" : "")
+                } ?? "running at the end"
             let runs = p.startedARun ? "" : "; no service run in it"
             lines.append("    \(p.number): started \(started), \(ended)\(runs)")
         }

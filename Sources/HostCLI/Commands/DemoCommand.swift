@@ -52,7 +52,9 @@ enum DemoCommand {
                 print(usage)
                 return 0
             }
-            guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
+            guard args.positional.isEmpty else {
+                throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"")
+            }
             settings.profile = try args.choice("--profile", default: .seed)
             settings.workSeconds = try args.double("--work-seconds", default: 20, range: 0...86_400)
             settings.overrunSeconds = try args.double("--overrun-seconds", default: 3600, range: 0...86_400)
@@ -79,10 +81,11 @@ enum DemoCommand {
             arguments: ["--profile", settings.profile.rawValue, "--clock", "virtual"] + osArguments + args.passthrough)
         let sim: SystemSimulation
         do {
-            sim = try SystemSimulation(options: .init(
-                plugin: plugin, behaviour: settings.profile == .strict ? .strict : .seed,
-                serviceFactory: ios == nil ? scenario.makeFactory() : IOSDemoScenario.factory,
-                appStartsServiceAtLaunch: ios?.scenario.restartAtLaunch == true ? ios?.scenario.config : nil))
+            sim = try SystemSimulation(
+                options: .init(
+                    plugin: plugin, behaviour: settings.profile == .strict ? .strict : .seed,
+                    serviceFactory: ios == nil ? scenario.makeFactory() : IOSDemoScenario.factory,
+                    appStartsServiceAtLaunch: ios?.scenario.restartAtLaunch == true ? ios?.scenario.config : nil))
         } catch {
             HostCLI.diagnose("demo", "\(error)")
             return 1
@@ -110,7 +113,10 @@ enum DemoCommand {
                 "pluginExit": .string(status.description),
             ]
             if let finalState { o["finalState"] = finalState.json }
-            if let ios { o["os"] = "ios"; o["osSeed"] = .number(JSONNumber(literal: String(ios.seed))!) }
+            if let ios {
+                o["os"] = "ios"
+                o["osSeed"] = .number(JSONNumber(literal: String(ios.seed))!)
+            }
             if let failure { o["error"] = .string(failure) }
             print(JSONValue.object(o).description)
         } else {
@@ -161,7 +167,10 @@ extension DemoCommand {
 /// The demo's closing summary.
 enum DemoSummary {
     static func text(entries: [TimelineEntry], finalState: PluginStateSnapshot?, pluginExit: ExitStatus) -> String {
-        var starts = 0, stops = 0, rejections: [String: Int] = [:], resolved = 0
+        var starts = 0
+        var stops = 0
+        var rejections: [String: Int] = [:]
+        var resolved = 0
         var completions: [String] = []
         for e in entries {
             switch e.kind {
@@ -169,7 +178,9 @@ enum DemoSummary {
             case .service(.stopRequested): stops += 1
             case .event(let n) where n.method == TaskCompletedEvent.name:
                 if let p = try? TaskEventParams(json: n.params ?? .null) {
-                    completions.append("\(p.identifier.split(separator: ".").last ?? "") \(p.success == true ? "success" : "failure") at \(TimelineRenderer.clock(p.at))")
+                    completions.append(
+                        "\(p.identifier.split(separator: ".").last ?? "") \(p.success == true ? "success" : "failure") at \(TimelineRenderer.clock(p.at))"
+                    )
                 }
             case .response(let r, .rust):
                 if let reason = r.error?.rejectReason { rejections[reason.rawValue, default: 0] += 1 }
@@ -180,11 +191,18 @@ enum DemoSummary {
         }
         var lines = ["summary:"]
         lines.append("  service starts: \(starts), stops requested: \(stops)")
-        lines.append("  background tasks completed: \(completions.isEmpty ? "none" : completions.joined(separator: "; "))")
-        lines.append("  cancel listeners resolved (stop the service): \(resolved); rejected: \(rejections.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))")
+        lines.append(
+            "  background tasks completed: \(completions.isEmpty ? "none" : completions.joined(separator: "; "))")
+        lines.append(
+            "  cancel listeners resolved (stop the service): \(resolved); rejected: \(rejections.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+        )
         if let s = finalState {
-            lines.append("  plugin counters: launched \(s.counters.launched), completed \(s.counters.completed), expired \(s.counters.expired), violations \(s.counters.violations), dropped invokes \(s.counters.dropped ?? 0)")
-            lines.append("  pending requests at the end: \(s.pendingRequests.isEmpty ? "none" : s.pendingRequests.map(\.identifier).joined(separator: ", "))")
+            lines.append(
+                "  plugin counters: launched \(s.counters.launched), completed \(s.counters.completed), expired \(s.counters.expired), violations \(s.counters.violations), dropped invokes \(s.counters.dropped ?? 0)"
+            )
+            lines.append(
+                "  pending requests at the end: \(s.pendingRequests.isEmpty ? "none" : s.pendingRequests.map(\.identifier).joined(separator: ", "))"
+            )
         }
         lines.append("  plugin \(pluginExit)")
         return lines.joined(separator: "\n")

@@ -46,7 +46,9 @@ enum ExhaustiveCommand {
                 resetID: resetID, dispatch: s.dispatch)
             current = result.driver
             resetID = result.resetID
-            FuzzCommand.report(result.finding, number: i + 1, name: "exhaustive-\(i + 1)-\(FuzzCommand.slug(signature)).jsonl", settings: s, pluginArguments: args)
+            FuzzCommand.report(
+                result.finding, number: i + 1, name: "exhaustive-\(i + 1)-\(FuzzCommand.slug(signature)).jsonl",
+                settings: s, pluginArguments: args)
         }
         current.close()
         return 1

@@ -71,8 +71,10 @@ enum ExplainCommand {
         if let checked = HostCLI.stopAfterCheckingArguments("explain") { return checked }
         let plugin = PluginProcess.Options(
             executable: pluginPath,
-            arguments: ["--profile", profile.rawValue, "--clock", "virtual", "--os", "ios", "--os-seed", String(seed),
-                        "--events"] + args.passthrough)
+            arguments: [
+                "--profile", profile.rawValue, "--clock", "virtual", "--os", "ios", "--os-seed", String(seed),
+                "--events",
+            ] + args.passthrough)
         let session: ExplainSession
         do {
             session = try ExplainSession(plugin: plugin, echo: { line in if echo { print(line) } })
@@ -90,8 +92,10 @@ enum ExplainCommand {
                 let result = try session.explainAll()
                 let answers = only.map { id in result.answers.filter { $0.identifier == id } } ?? result.answers
                 let shown = answers.isEmpty ? [try session.explain(only!)] : answers
-                print(json ? ExplainReport.json(now: result.now, answers: shown).description
-                    : ExplainReport.text(now: result.now, answers: shown))
+                print(
+                    json
+                        ? ExplainReport.json(now: result.now, answers: shown).description
+                        : ExplainReport.text(now: result.now, answers: shown))
                 return true
             } catch {
                 HostCLI.diagnose("explain", "\(error)")

@@ -83,17 +83,23 @@ enum FuzzCommand {
             ],
             flags: ["--help", "--exhaustive"])
         if args.has("--help") { return nil }
-        guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
+        guard args.positional.isEmpty else {
+            throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"")
+        }
         var s = Settings()
         s.plugin = PluginLocator.resolve(args.value("--plugin"))
         s.pluginGiven = args.value("--plugin") != nil
         s.level = args.string("--level", default: "plugin")
-        guard ["plugin", "system"].contains(s.level) else { throw Arguments.UsageError("--level must be plugin or system, not \"\(s.level)\"") }
+        guard ["plugin", "system"].contains(s.level) else {
+            throw Arguments.UsageError("--level must be plugin or system, not \"\(s.level)\"")
+        }
         s.profile = try args.choice("--profile", default: .seed)
         s.dispatch = try args.choice("--dispatch", default: .serial)
         s.seed = try args.uint64("--seed") ?? UInt64.random(in: 0...UInt64(UInt32.max))
         if args.value("--runs") != nil { s.runs = try args.int("--runs", default: 1, range: 1...100_000_000) }
-        if args.value("--runs") != nil, args.value("--time") != nil { throw Arguments.UsageError("give --runs or --time, not both") }
+        if args.value("--runs") != nil, args.value("--time") != nil {
+            throw Arguments.UsageError("give --runs or --time, not both")
+        }
         s.seconds = try args.double("--time", default: 10, range: 0.1...604_800)
         s.exhaustive = args.has("--exhaustive")
         s.depth = try args.int("--depth", default: s.exhaustive ? 4 : 30, range: 1...(s.exhaustive ? 12 : 10_000))
@@ -205,7 +211,8 @@ enum FuzzCommand {
         _ f: PluginFuzzer.Finding, number: Int, name: String, settings s: Settings, pluginArguments: [String],
         timing: FindingTiming? = nil
     ) {
-        let path = write(f.trace(profile: s.profile, seed: s.seed, pluginArguments: pluginArguments), name: name, to: s.out)
+        let path = write(
+            f.trace(profile: s.profile, seed: s.seed, pluginArguments: pluginArguments), name: name, to: s.out)
         let kind = f.outcome.violations.isEmpty ? "model agreement" : "cross-queue race"
         print("\n  [\(number)] \(kind): \(f.signature)")
         let origin = f.caseSeed == 0 ? "" : "case seed \(f.caseSeed), "

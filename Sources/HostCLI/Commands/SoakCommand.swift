@@ -49,19 +49,24 @@ enum SoakCommand {
         let args = try Arguments(
             arguments,
             options: [
-                "--plugin", "--invokes", "--fuzz-cases", "--rounds", "--warmup-rounds", "--growth-limit-kb", "--window", "--seed",
+                "--plugin", "--invokes", "--fuzz-cases", "--rounds", "--warmup-rounds", "--growth-limit-kb", "--window",
+                "--seed",
                 "--fault-trials", "--fault-budget-ms",
             ],
             flags: ["--help", "--json"])
         if args.has("--help") { return nil }
-        guard args.positional.isEmpty else { throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"") }
+        guard args.positional.isEmpty else {
+            throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"")
+        }
         var s = SoakRunner.Settings(plugin: PluginLocator.resolve(args.value("--plugin")))
         s.invokes = try args.int("--invokes", default: 1_000_000, range: 0...1_000_000_000)
         s.fuzzCases = try args.int("--fuzz-cases", default: 100_000, range: 0...100_000_000)
 
         s.rounds = try args.int("--rounds", default: 10, range: 1...10_000)
         s.warmUpRounds = try args.int("--warmup-rounds", default: 2, range: 0...10_000)
-        guard s.warmUpRounds < s.rounds else { throw Arguments.UsageError("--warmup-rounds must be less than --rounds") }
+        guard s.warmUpRounds < s.rounds else {
+            throw Arguments.UsageError("--warmup-rounds must be less than --rounds")
+        }
         // A round that serves nothing measures nothing: the baseline would be taken
         // before the plugin had done any work, and its start-up read as growth.
         guard max(s.invokes, s.fuzzCases) >= s.rounds else {
@@ -80,7 +85,8 @@ enum SoakCommand {
 
     static func run(_ arguments: [String]) -> Int32 {
         let settings: SoakRunner.Settings
-        let json: Bool, pluginGiven: Bool
+        let json: Bool
+        let pluginGiven: Bool
         do throws(Arguments.UsageError) {
             guard let parsed = try parse(arguments) else {
                 print(usage)

@@ -52,7 +52,8 @@ enum SystemFuzzCommand {
             for f in group {
                 n += 1
                 let name = "system-\(n)-\(FuzzCommand.slug(f.signature)).jsonl"
-                let path = FuzzCommand.write(f.trace(profile: s.profile, seed: s.seed, pluginArguments: args), name: name, to: s.out)
+                let path = FuzzCommand.write(
+                    f.trace(profile: s.profile, seed: s.seed, pluginArguments: args), name: name, to: s.out)
                 print("  [\(n)] \(f.violation?.cause ?? f.signature)")
                 print("      case seed \(f.caseSeed), \(FuzzCommand.shrunk(f, timings[f.signature])); trace \(path)")
                 for (i, a) in f.systemCase.actions.enumerated() { print("      \(i + 1). \(a.summary)") }

@@ -90,7 +90,8 @@ public struct DemoScenario: Sendable {
 
         // 2. A run that overruns (with the defaults); the safety timer cancels it.
         try wait(30)
-        try start("The app starts the sync service again (run 2: this sync would take \(format(settings.overrunSeconds)))")
+        try start(
+            "The app starts the sync service again (run 2: this sync would take \(format(settings.overrunSeconds)))")
         sim.note("Background App Refresh lets the emulated OS launch requests when they are due (autoLaunch on)")
         story.restart()
         try sim.os(OSSetConditions.self, .init(autoLaunch: true))
@@ -127,6 +128,7 @@ public struct DemoScenario: Sendable {
     }
 
     private func format(_ seconds: Double) -> String {
-        seconds >= 120 && seconds.truncatingRemainder(dividingBy: 60) == 0 ? "\(Int(seconds / 60)) min" : "\(VirtualTime(seconds: seconds)!.decimalSeconds) s"
+        seconds >= 120 && seconds.truncatingRemainder(dividingBy: 60) == 0
+            ? "\(Int(seconds / 60)) min" : "\(VirtualTime(seconds: seconds)!.decimalSeconds) s"
     }
 }

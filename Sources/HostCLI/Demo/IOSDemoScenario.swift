@@ -55,8 +55,10 @@ struct IOSDemoScenario {
         }
 
         sim.note("iOS decides on its own here (--os ios); launches come at their earliest date (no random delay today)")
-        try sim.os(OSSetPolicy.self, .init(
-            seconds: ["refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0], refreshEarlyExpiryChance: 1))
+        try sim.os(
+            OSSetPolicy.self,
+            .init(
+                seconds: ["refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0], refreshEarlyExpiryChance: 1))
 
         // 1. A refresh expired early.
         try start("The app starts the sync service (run 1: the sync would take an hour)", config)
@@ -99,9 +101,10 @@ struct IOSDemoScenario {
         let hour =
             ran.isEmpty ? "An hour later nothing has run" : "In that hour iOS launched \(ran.joined(separator: ", "))"
         sim.note(hour + "; iOS on the refresh request: " + Self.words(why))
-        sim.note(restartAtLaunch
-            ? "The user opens the app: a new process, whose code starts the service again (new requests)"
-            : "The user opens the app: a new process, whose code does not start the service")
+        sim.note(
+            restartAtLaunch
+                ? "The user opens the app: a new process, whose code starts the service again (new requests)"
+                : "The user opens the app: a new process, whose code does not start the service")
         story.restart()
         try sim.os(OSOpenApp.self, EmptyParams())
         try wait(safetyTimeoutSeconds + 10)

@@ -101,13 +101,15 @@ public struct LSPFrameDecoder: Sendable {
                     // possible `\r` of the blank line still arriving.
                     if buffer.count - 1 > LSPFrameDecoder.maxHeaderBytes {
                         state = .skippingHeader(midLine: false)
-                        throw FramingError.malformedHeader("header block longer than \(LSPFrameDecoder.maxHeaderBytes) bytes")
+                        throw FramingError.malformedHeader(
+                            "header block longer than \(LSPFrameDecoder.maxHeaderBytes) bytes")
                     }
                     return nil
                 }
                 consume(blockEnd - buffer.start)
                 if contentLength > LSPFrameDecoder.maxHeaderBytes {
-                    throw FramingError.malformedHeader("header block longer than \(LSPFrameDecoder.maxHeaderBytes) bytes")
+                    throw FramingError.malformedHeader(
+                        "header block longer than \(LSPFrameDecoder.maxHeaderBytes) bytes")
                 }
                 if lines.isEmpty { continue }  // stray blank line between frames
                 let length = try LSPFrameDecoder.contentLength(lines)

@@ -90,7 +90,8 @@ extension JSONParser {
     private mutating func parseUnicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
         let high = try parseHex4()
         if (0xD800...0xDBFF).contains(high) {
-            guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+            guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else {
                 throw error("lone high surrogate in \\u escape")
             }
             index += 2

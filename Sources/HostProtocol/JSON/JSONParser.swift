@@ -73,9 +73,15 @@ public struct JSONParser: ~Copyable {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw error("unexpected character")
         }
@@ -115,7 +121,10 @@ public struct JSONParser: ~Copyable {
             let c = bytes[index]
             index += 1
             if c == UInt8(ascii: "]") { break }
-            guard c == UInt8(ascii: ",") else { index -= 1; throw error("expected ',' or ']'") }
+            guard c == UInt8(ascii: ",") else {
+                index -= 1
+                throw error("expected ',' or ']'")
+            }
         }
         depth -= 1
         return .array(elements)
@@ -147,7 +156,10 @@ public struct JSONParser: ~Copyable {
             let c = bytes[index]
             index += 1
             if c == UInt8(ascii: "}") { break }
-            guard c == UInt8(ascii: ",") else { index -= 1; throw error("expected ',' or '}'") }
+            guard c == UInt8(ascii: ",") else {
+                index -= 1
+                throw error("expected ',' or '}'")
+            }
         }
         depth -= 1
         return .object(JSONObject(lastWins: members))
@@ -166,13 +178,19 @@ public struct JSONParser: ~Copyable {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: digit expected after '.'") }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("invalid number: digit expected after '.'")
+            }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: digit expected in exponent") }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("invalid number: digit expected in exponent")
+            }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         let literal = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)

@@ -72,17 +72,20 @@ public enum Message: Hashable, Sendable {
             return .invalid(id: replyID, error: .invalidRequest("\"jsonrpc\" must be \"2.0\", got \(version)"))
         }
         if let rawID, id == nil {
-            return .invalid(id: .null, error: .invalidRequest("\"id\" must be a string, a number or null, got \(rawID.typeName)"))
+            return .invalid(
+                id: .null, error: .invalidRequest("\"id\" must be a string, a number or null, got \(rawID.typeName)"))
         }
         if let method {
             guard case .string(let name) = method else {
-                return .invalid(id: replyID, error: .invalidRequest("\"method\" must be a string, got \(method.typeName)"))
+                return .invalid(
+                    id: replyID, error: .invalidRequest("\"method\" must be a string, got \(method.typeName)"))
             }
             if let params {
                 switch params {
                 case .object, .array: break
                 default:
-                    return .invalid(id: replyID, error: .invalidRequest("\"params\" must be an object, got \(params.typeName)"))
+                    return .invalid(
+                        id: replyID, error: .invalidRequest("\"params\" must be an object, got \(params.typeName)"))
                 }
             }
             if let id { return .request(Request(id: id, method: name, params: params)) }
@@ -95,7 +98,8 @@ public enum Message: Hashable, Sendable {
             if let errorValue, result == nil, let error = RPCError(json: errorValue) {
                 return .response(.failure(id: id, error: error))
             }
-            return .invalid(id: id, error: .invalidRequest("a response must have exactly one of \"result\" and a valid \"error\""))
+            return .invalid(
+                id: id, error: .invalidRequest("a response must have exactly one of \"result\" and a valid \"error\""))
         }
         return .invalid(id: replyID, error: .invalidRequest("missing \"method\""))
     }

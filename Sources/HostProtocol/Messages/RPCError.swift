@@ -52,7 +52,9 @@ public struct RPCError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// -32000 with `data.reason`.
     public static func rejected(_ reason: RejectReason) -> RPCError {
-        RPCError(code: .invokeRejected, message: "invoke rejected: \(reason.rawValue)", data: ["reason": .string(reason.rawValue)])
+        RPCError(
+            code: .invokeRejected, message: "invoke rejected: \(reason.rawValue)",
+            data: ["reason": .string(reason.rawValue)])
     }
 
     /// -32000, reason `terminated`, for an invoke sent while the app is not running (`--os ios`).

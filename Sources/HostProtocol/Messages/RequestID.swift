@@ -32,7 +32,8 @@ public enum RequestID: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether two strings have the same UTF-8 bytes.
     static func sameBytes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
+        var a = a
+        var b = b
         return a.withUTF8 { pa in
             b.withUTF8 { pb in
                 pa.count == pb.count && (pa.isEmpty || memcmp(pa.baseAddress!, pb.baseAddress!, pa.count) == 0)

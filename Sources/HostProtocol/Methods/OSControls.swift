@@ -44,7 +44,9 @@ public enum OSLaunch: RPCMethod {
             at = try r.require("at", .time)
         }
 
-        public var json: JSONValue { ["identifier": .string(identifier), "kind": .string(kind.rawValue), "at": at.json] }
+        public var json: JSONValue {
+            ["identifier": .string(identifier), "kind": .string(kind.rawValue), "at": at.json]
+        }
     }
 }
 
@@ -148,7 +150,10 @@ public enum OSSetConditions: RPCMethod {
         public var autoLaunch: Bool?
 
         /// Params; nil members are not sent (and not changed).
-        public init(backgroundRefreshStatus: BackgroundRefreshStatus? = nil, externalPower: Bool? = nil, networkConnected: Bool? = nil, autoLaunch: Bool? = nil) {
+        public init(
+            backgroundRefreshStatus: BackgroundRefreshStatus? = nil, externalPower: Bool? = nil,
+            networkConnected: Bool? = nil, autoLaunch: Bool? = nil
+        ) {
             self.backgroundRefreshStatus = backgroundRefreshStatus
             self.externalPower = externalPower
             self.networkConnected = networkConnected
@@ -242,7 +247,10 @@ public enum OSSubmit: RPCMethod {
         public var requiresNetworkConnectivity: Bool?
 
         /// A request to submit.
-        public init(identifier: String, kind: TaskKind, earliestBeginDate: VirtualTime? = nil, requiresExternalPower: Bool? = nil, requiresNetworkConnectivity: Bool? = nil) {
+        public init(
+            identifier: String, kind: TaskKind, earliestBeginDate: VirtualTime? = nil,
+            requiresExternalPower: Bool? = nil, requiresNetworkConnectivity: Bool? = nil
+        ) {
             self.identifier = identifier
             self.kind = kind
             self.earliestBeginDate = earliestBeginDate
@@ -254,7 +262,8 @@ public enum OSSubmit: RPCMethod {
             let r = try ObjectReader(json)
             identifier = try r.require("identifier", .string)
             kind = try r.require("kind", .oneOf)
-            earliestBeginDate = r.members["earliestBeginDate"]?.isNull == true ? nil : try r.optional("earliestBeginDate", .time)
+            earliestBeginDate =
+                r.members["earliestBeginDate"]?.isNull == true ? nil : try r.optional("earliestBeginDate", .time)
             requiresExternalPower = try r.optional("requiresExternalPower", .bool)
             requiresNetworkConnectivity = try r.optional("requiresNetworkConnectivity", .bool)
             if kind == .refresh, requiresExternalPower == true || requiresNetworkConnectivity == true {

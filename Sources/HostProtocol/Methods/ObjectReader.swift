@@ -48,7 +48,8 @@ public struct ObjectReader {
     public mutating func lenient<T>(_ key: String, _ field: JSONField<T>) -> T? {
         guard let value = members[key] else { return nil }
         guard let t = field.read(value) else {
-            mismatches.append(JSONDecodingError(path: pathPrefix + key, expected: field.expected, found: value.typeName))
+            mismatches.append(
+                JSONDecodingError(path: pathPrefix + key, expected: field.expected, found: value.typeName))
             return nil
         }
         return t

@@ -134,7 +134,12 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
     public var ios: IOSStateSnapshot?
 
     /// A snapshot; the extensions are optional (nil: the plugin does not report them).
-    public init(now: VirtualTime, clock: ClockKind, profile: Profile, activeTask: ActiveTask?, pendingCancelInvoke: RequestID?, safetyTimerDeadline: VirtualTime?, config: PluginConfig, pendingRequests: [TaskRequestInfo], registered: [Registration], conditions: Conditions, counters: Counters, cancelInvokePending: Bool?, notificationAuthorizationRequests: Int?, ios: IOSStateSnapshot? = nil) {
+    public init(
+        now: VirtualTime, clock: ClockKind, profile: Profile, activeTask: ActiveTask?, pendingCancelInvoke: RequestID?,
+        safetyTimerDeadline: VirtualTime?, config: PluginConfig, pendingRequests: [TaskRequestInfo],
+        registered: [Registration], conditions: Conditions, counters: Counters, cancelInvokePending: Bool?,
+        notificationAuthorizationRequests: Int?, ios: IOSStateSnapshot? = nil
+    ) {
         self.now = now
         self.clock = clock
         self.profile = profile
@@ -161,7 +166,8 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
         let pending = try r.require("pendingCancelInvoke", .any)
         pendingCancelInvoke = pending.isNull ? nil : RequestID(json: pending)
         let timer = try r.require("safetyTimer", .any)
-        safetyTimerDeadline = timer.isNull ? nil : try ObjectReader(timer, path: "safetyTimer").require("deadline", .time)
+        safetyTimerDeadline =
+            timer.isNull ? nil : try ObjectReader(timer, path: "safetyTimer").require("deadline", .time)
         config = try PluginConfig(json: try r.require("config", .any))
         pendingRequests = try r.require("pendingRequests", .array(of: .decoded))
         registered = try r.require("registered", .array(of: .decoded))
@@ -187,7 +193,9 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
             "counters": counters.json,
         ]
         if let cancelInvokePending { o["cancelInvokePending"] = .bool(cancelInvokePending) }
-        if let notificationAuthorizationRequests { o["notificationAuthorizationRequests"] = .number(notificationAuthorizationRequests) }
+        if let notificationAuthorizationRequests {
+            o["notificationAuthorizationRequests"] = .number(notificationAuthorizationRequests)
+        }
         if let ios { o["ios"] = ios.json }
         return .object(o)
     }

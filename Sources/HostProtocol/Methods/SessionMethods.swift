@@ -13,7 +13,10 @@ public enum Initialize: RPCMethod {
 
         public init(json: JSONValue) throws(JSONDecodingError) {
             let r = try ObjectReader(json)
-            guard let caps = r.members["capabilities"] else { events = nil; return }
+            guard let caps = r.members["capabilities"] else {
+                events = nil
+                return
+            }
             events = try ObjectReader(caps, path: "capabilities").optional("events", .bool)
         }
 
@@ -47,7 +50,11 @@ public enum Initialize: RPCMethod {
         public var osSeed: UInt64?
 
         /// Creates a result.
-        public init(protocolVersion: String = "1", serverName: String, serverVersion: String, bundleIdentifier: String, refreshIdentifier: String, processingIdentifier: String, clock: ClockKind, profile: Profile, os: OSMode? = nil, osSeed: UInt64? = nil) {
+        public init(
+            protocolVersion: String = "1", serverName: String, serverVersion: String, bundleIdentifier: String,
+            refreshIdentifier: String, processingIdentifier: String, clock: ClockKind, profile: Profile,
+            os: OSMode? = nil, osSeed: UInt64? = nil
+        ) {
             self.protocolVersion = protocolVersion
             self.serverName = serverName
             self.serverVersion = serverVersion
@@ -73,10 +80,12 @@ public enum Initialize: RPCMethod {
             clock = try r.require("clock", .oneOf)
             profile = try r.require("profile", .oneOf)
             os = try r.optional("os", .oneOf)
-            osSeed = try r.optional("osSeed", JSONField(expected: "an integer from 0 to 2^64-1") { v in
-                guard case .number(let n) = v else { return nil }
-                return UInt64(n.literal)
-            })
+            osSeed = try r.optional(
+                "osSeed",
+                JSONField(expected: "an integer from 0 to 2^64-1") { v in
+                    guard case .number(let n) = v else { return nil }
+                    return UInt64(n.literal)
+                })
         }
 
         public var json: JSONValue {
@@ -84,7 +93,9 @@ public enum Initialize: RPCMethod {
                 "protocolVersion": .string(protocolVersion),
                 "serverInfo": ["name": .string(serverName), "version": .string(serverVersion)],
                 "bundleIdentifier": .string(bundleIdentifier),
-                "taskIdentifiers": ["refresh": .string(refreshIdentifier), "processing": .string(processingIdentifier)],
+                "taskIdentifiers": [
+                    "refresh": .string(refreshIdentifier), "processing": .string(processingIdentifier),
+                ],
                 "clock": .string(clock.rawValue),
                 "profile": .string(profile.rawValue),
             ]

@@ -46,7 +46,10 @@ public struct TaskRequestInfo: JSONCodable, Hashable {
     public var requiresNetworkConnectivity: Bool
 
     /// Creates a request description.
-    public init(identifier: String, kind: TaskKind, earliestBeginDate: VirtualTime?, requiresExternalPower: Bool = false, requiresNetworkConnectivity: Bool = false) {
+    public init(
+        identifier: String, kind: TaskKind, earliestBeginDate: VirtualTime?, requiresExternalPower: Bool = false,
+        requiresNetworkConnectivity: Bool = false
+    ) {
         self.identifier = identifier
         self.kind = kind
         self.earliestBeginDate = earliestBeginDate
@@ -58,7 +61,8 @@ public struct TaskRequestInfo: JSONCodable, Hashable {
         let r = try ObjectReader(json)
         identifier = try r.require("identifier", .string)
         kind = try r.require("kind", .oneOf)
-        earliestBeginDate = r.members["earliestBeginDate"]?.isNull == true ? nil : try r.optional("earliestBeginDate", .time)
+        earliestBeginDate =
+            r.members["earliestBeginDate"]?.isNull == true ? nil : try r.optional("earliestBeginDate", .time)
         requiresExternalPower = try r.require("requiresExternalPower", .bool)
         requiresNetworkConnectivity = try r.require("requiresNetworkConnectivity", .bool)
     }
@@ -88,7 +92,8 @@ public struct Conditions: JSONCodable, Hashable {
     public var ios: IOSConditions?
 
     /// The defaults of a freshly started plugin.
-    public static let defaults = Conditions(backgroundRefreshStatus: .available, externalPower: false, networkConnected: true, autoLaunch: false)
+    public static let defaults = Conditions(
+        backgroundRefreshStatus: .available, externalPower: false, networkConnected: true, autoLaunch: false)
 
     /// The defaults of a freshly started `--os ios` plugin: the system launches on its own.
     public static let iosDefaults = Conditions(
@@ -149,7 +154,10 @@ public struct PluginConfig: JSONCodable, Hashable {
         iosEarliestProcessingBeginMinutes: 15, iosRequiresExternalPower: false, iosRequiresNetworkConnectivity: false)
 
     /// Creates a config.
-    public init(iosSafetyTimeoutSecs: Double, iosProcessingSafetyTimeoutSecs: Double?, iosEarliestRefreshBeginMinutes: Double, iosEarliestProcessingBeginMinutes: Double, iosRequiresExternalPower: Bool, iosRequiresNetworkConnectivity: Bool) {
+    public init(
+        iosSafetyTimeoutSecs: Double, iosProcessingSafetyTimeoutSecs: Double?, iosEarliestRefreshBeginMinutes: Double,
+        iosEarliestProcessingBeginMinutes: Double, iosRequiresExternalPower: Bool, iosRequiresNetworkConnectivity: Bool
+    ) {
         self.iosSafetyTimeoutSecs = iosSafetyTimeoutSecs
         self.iosProcessingSafetyTimeoutSecs = iosProcessingSafetyTimeoutSecs
         self.iosEarliestRefreshBeginMinutes = iosEarliestRefreshBeginMinutes
@@ -161,7 +169,9 @@ public struct PluginConfig: JSONCodable, Hashable {
     public init(json: JSONValue) throws(JSONDecodingError) {
         let r = try ObjectReader(json)
         iosSafetyTimeoutSecs = try r.require("iosSafetyTimeoutSecs", .number)
-        iosProcessingSafetyTimeoutSecs = r.members["iosProcessingSafetyTimeoutSecs"]?.isNull == true ? nil : try r.optional("iosProcessingSafetyTimeoutSecs", .number)
+        iosProcessingSafetyTimeoutSecs =
+            r.members["iosProcessingSafetyTimeoutSecs"]?.isNull == true
+            ? nil : try r.optional("iosProcessingSafetyTimeoutSecs", .number)
         iosEarliestRefreshBeginMinutes = try r.require("iosEarliestRefreshBeginMinutes", .number)
         iosEarliestProcessingBeginMinutes = try r.require("iosEarliestProcessingBeginMinutes", .number)
         iosRequiresExternalPower = try r.require("iosRequiresExternalPower", .bool)

@@ -26,7 +26,12 @@ public enum StartKeepalive: RPCMethod {
         public var iosRequiresNetworkConnectivity: Bool?
 
         /// Creates params; nil fields are not sent.
-        public init(label: String? = nil, foregroundServiceType: String? = nil, iosSafetyTimeoutSecs: Double? = nil, iosProcessingSafetyTimeoutSecs: Double?? = nil, iosEarliestRefreshBeginMinutes: Double? = nil, iosEarliestProcessingBeginMinutes: Double? = nil, iosRequiresExternalPower: Bool? = nil, iosRequiresNetworkConnectivity: Bool? = nil) {
+        public init(
+            label: String? = nil, foregroundServiceType: String? = nil, iosSafetyTimeoutSecs: Double? = nil,
+            iosProcessingSafetyTimeoutSecs: Double?? = nil, iosEarliestRefreshBeginMinutes: Double? = nil,
+            iosEarliestProcessingBeginMinutes: Double? = nil, iosRequiresExternalPower: Bool? = nil,
+            iosRequiresNetworkConnectivity: Bool? = nil
+        ) {
             self.label = label
             self.foregroundServiceType = foregroundServiceType
             self.iosSafetyTimeoutSecs = iosSafetyTimeoutSecs
@@ -73,7 +78,9 @@ public enum StartKeepalive: RPCMethod {
             if let label { o["label"] = .string(label) }
             if let foregroundServiceType { o["foregroundServiceType"] = .string(foregroundServiceType) }
             if let v = iosSafetyTimeoutSecs { o["iosSafetyTimeoutSecs"] = .number(v) }
-            if let v = iosProcessingSafetyTimeoutSecs { o["iosProcessingSafetyTimeoutSecs"] = v.map { .number($0) } ?? .null }
+            if let v = iosProcessingSafetyTimeoutSecs {
+                o["iosProcessingSafetyTimeoutSecs"] = v.map { .number($0) } ?? .null
+            }
             if let v = iosEarliestRefreshBeginMinutes { o["iosEarliestRefreshBeginMinutes"] = .number(v) }
             if let v = iosEarliestProcessingBeginMinutes { o["iosEarliestProcessingBeginMinutes"] = .number(v) }
             if let v = iosRequiresExternalPower { o["iosRequiresExternalPower"] = .bool(v) }

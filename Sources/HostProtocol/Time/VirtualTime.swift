@@ -53,9 +53,12 @@ public struct VirtualTime: Hashable, Comparable, Sendable, CustomStringConvertib
             negative = true
             bytes.removeFirst()
         }
-        guard !bytes.isEmpty, bytes.count <= 30, !bytes.contains(UInt8(ascii: "e")), !bytes.contains(UInt8(ascii: "E")) else { return nil }
+        guard !bytes.isEmpty, bytes.count <= 30, !bytes.contains(UInt8(ascii: "e")), !bytes.contains(UInt8(ascii: "E"))
+        else { return nil }
         let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard parts.count <= 2, let wholeDigits = parts.first, !wholeDigits.isEmpty, wholeDigits.count <= 19 else { return nil }
+        guard parts.count <= 2, let wholeDigits = parts.first, !wholeDigits.isEmpty, wholeDigits.count <= 19 else {
+            return nil
+        }
         let fraction = parts.count == 2 ? Array(parts[1]) : []
         guard fraction.count <= 9 else { return nil }
         var whole: Int64 = 0

@@ -25,10 +25,11 @@ extension ReferenceModel {
             out.append(responseJSON(.null, .failure(.invalidRequest("an empty batch"))))
             return
         }
-        state.reading = ModelState.BatchReply(slots: members.map { member in
-            if case .notification = member { return .none }
-            return .waiting
-        })
+        state.reading = ModelState.BatchReply(
+            slots: members.map { member in
+                if case .notification = member { return .none }
+                return .waiting
+            })
         for i in order {
             switch members[i] {
             case .request(let r):

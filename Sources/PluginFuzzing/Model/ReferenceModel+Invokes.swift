@@ -126,7 +126,9 @@ extension ReferenceModel {
         guard let task = state.task else { return }
         state.task = nil
         state.completed += 1
-        event(TaskCompletedEvent.name, ["identifier": .string(task.identifier), "success": .bool(success), "at": state.now.json])
+        event(
+            TaskCompletedEvent.name,
+            ["identifier": .string(task.identifier), "success": .bool(success), "at": state.now.json])
     }
 
     /// Invalidates the safety timer (an event only when it was still valid).
@@ -141,8 +143,16 @@ extension ReferenceModel {
 
     mutating func scheduleNext() {
         let c = state.config
-        submit(refreshID, ModelState.PendingRequest(kind: .refresh, earliest: state.now.adding(seconds: c.iosEarliestRefreshBeginMinutes * 60), power: false, network: false))
-        submit(processingID, ModelState.PendingRequest(kind: .processing, earliest: state.now.adding(seconds: c.iosEarliestProcessingBeginMinutes * 60), power: c.iosRequiresExternalPower, network: c.iosRequiresNetworkConnectivity))
+        submit(
+            refreshID,
+            ModelState.PendingRequest(
+                kind: .refresh, earliest: state.now.adding(seconds: c.iosEarliestRefreshBeginMinutes * 60),
+                power: false, network: false))
+        submit(
+            processingID,
+            ModelState.PendingRequest(
+                kind: .processing, earliest: state.now.adding(seconds: c.iosEarliestProcessingBeginMinutes * 60),
+                power: c.iosRequiresExternalPower, network: c.iosRequiresNetworkConnectivity))
     }
 
     /// `submit` under the default Info.plist: only background refresh can refuse.

@@ -24,7 +24,11 @@ extension ReferenceModel {
             return
         }
         let task = launch(identifier)
-        answer(id, .success(["identifier": .string(identifier), "kind": .string(task.kind.rawValue), "at": task.launchedAt.json]))
+        answer(
+            id,
+            .success([
+                "identifier": .string(identifier), "kind": .string(task.kind.rawValue), "at": task.launchedAt.json,
+            ]))
     }
 
     /// The OS launches the pending request: the task becomes active, then the
@@ -36,7 +40,9 @@ extension ReferenceModel {
         let task = ModelState.Task(identifier: identifier, kind: request.kind, launchedAt: state.now)
         state.task = task
         state.launched += 1
-        event(TaskLaunchedEvent.name, ["identifier": .string(identifier), "kind": .string(task.kind.rawValue), "at": state.now.json])
+        event(
+            TaskLaunchedEvent.name,
+            ["identifier": .string(identifier), "kind": .string(task.kind.rawValue), "at": state.now.json])
         // The registered handler expects its own kind; a mismatched task is completed at once.
         let expected: TaskKind = identifier == refreshID ? .refresh : .processing
         guard task.kind == expected else {
@@ -106,7 +112,9 @@ extension ReferenceModel {
         var count = 0
         while true {
             // A deadline that reaches the clock's limit never comes (docs/rules.md, timers).
-            let timerDue = state.timer.flatMap { $0.valid && $0.deadline.nanoseconds < VirtualTime.limit ? $0.deadline : nil }
+            let timerDue = state.timer.flatMap {
+                $0.valid && $0.deadline.nanoseconds < VirtualTime.limit ? $0.deadline : nil
+            }
             let launch = nextAutoLaunch()
             let due = timerDue.map { $0 <= target } == true || launch.map { $0.at <= target } == true
             if due, count == Self.maxEventsPerAdvance { return false }
@@ -163,7 +171,10 @@ extension ReferenceModel {
             }
             c.backgroundRefreshStatus = s
         }
-        for (key, path) in [("externalPower", \Conditions.externalPower), ("networkConnected", \Conditions.networkConnected), ("autoLaunch", \Conditions.autoLaunch)] {
+        for (key, path) in [
+            ("externalPower", \Conditions.externalPower), ("networkConnected", \Conditions.networkConnected),
+            ("autoLaunch", \Conditions.autoLaunch),
+        ] {
             switch Self.bool(p[key]) {
             case .absent: break
             case .value(let b): c[keyPath: path] = b

@@ -162,15 +162,24 @@ public struct ReferenceModel: Sendable {
             "now": s.now.json,
             "clock": "virtual",
             "profile": .string(profile.rawValue),
-            "activeTask": s.task.map { ["identifier": .string($0.identifier), "kind": .string($0.kind.rawValue), "launchedAt": $0.launchedAt.json] } ?? .null,
+            "activeTask": s.task.map {
+                [
+                    "identifier": .string($0.identifier), "kind": .string($0.kind.rawValue),
+                    "launchedAt": $0.launchedAt.json,
+                ]
+            } ?? .null,
             "pendingCancelInvoke": s.cancelInvoke?.json ?? .null,
             "safetyTimer": safetyTimerDeadline.map { ["deadline": $0.json] } ?? .null,
             "config": s.config.json,
             "pendingRequests": .array(s.sortedPending.map { $0.1.json($0.0) }),
-            "registered": .array([
-                ["identifier": .string(processingID), "kind": "processing"],
-                ["identifier": .string(refreshID), "kind": "refresh"],
-            ].sorted { ($0["identifier"]?.stringValue ?? "").utf8.lexicographicallyPrecedes(($1["identifier"]?.stringValue ?? "").utf8) }),
+            "registered": .array(
+                [
+                    ["identifier": .string(processingID), "kind": "processing"],
+                    ["identifier": .string(refreshID), "kind": "refresh"],
+                ].sorted {
+                    ($0["identifier"]?.stringValue ?? "").utf8.lexicographicallyPrecedes(
+                        ($1["identifier"]?.stringValue ?? "").utf8)
+                }),
             "conditions": s.conditions.json,
             "counters": [
                 "launched": .number(s.launched), "completed": .number(s.completed),

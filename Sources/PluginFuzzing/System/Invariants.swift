@@ -4,10 +4,26 @@ import PluginHost
 /// The whole-system invariants of REFERENCE.md part D, plus the blocking pool's
 /// (D7), as the system fuzzer checks them after every step (docs/fuzzing.md).
 public enum Invariant: String, Sendable, CaseIterable, Comparable {
-    /// REFERENCE.md part D's invariants, and the blocking pool's (D7).
-    case d1 = "D1", d2 = "D2", d3 = "D3", d4 = "D4", d5 = "D5", d6 = "D6", d7 = "D7"
-    /// Under `--os ios` (docs/fuzzing.md): the watchdog, termination, relaunch.
-    case i1 = "I1", i2 = "I2", i3 = "I3"
+    /// Every request answered exactly once, or known never to be; no host thread or task waits forever.
+    case d1 = "D1"
+    /// Every launched background task completed exactly once, before the system would kill the app.
+    case d2 = "D2"
+    /// A Stop caused by an old service run never stops a newer run.
+    case d3 = "D3"
+    /// While the service runs, a scheduled launch stays scheduled.
+    case d4 = "D4"
+    /// A background launch while no service runs is not left hanging until a timer.
+    case d5 = "D5"
+    /// The plugin and the host agree about the active task and the pending cancel listener.
+    case d6 = "D6"
+    /// The blocking pool never runs out: every cancel listener gets a thread (ours, beside part D).
+    case d7 = "D7"
+    /// `--os ios`: no watchdog kill caused by the host.
+    case i1 = "I1"
+    /// `--os ios`: after a termination, every host call is answered.
+    case i2 = "I2"
+    /// `--os ios`: a service running when the app ended comes back at the next launch, or says why not.
+    case i3 = "I3"
 
     /// The invariant's statement.
     public var statement: String {
@@ -88,9 +104,10 @@ struct InvariantChecker {
         // invokes are D1's.)
         let exactlyOnce = s.counters.violations - (s.counters.watchdogKills ?? 0) - invokeRaces
         if exactlyOnce > violationsSeen {
-            found.append(Violation(
-                invariant: .d2, cause: "a task was completed twice",
-                detail: "the plugin reported \(exactlyOnce - violationsSeen) exactly-once violation(s)"))
+            found.append(
+                Violation(
+                    invariant: .d2, cause: "a task was completed twice",
+                    detail: "the plugin reported \(exactlyOnce - violationsSeen) exactly-once violation(s)"))
         }
         violationsSeen = exactlyOnce
         if let active = s.activeTask, expired.contains(active) {

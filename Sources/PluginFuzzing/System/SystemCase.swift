@@ -242,10 +242,15 @@ public struct SystemCase: Sendable {
         case .stop:
             try sim.host { try? await $0.stop() }
         case .launch(let kind):
-            try sim.os(OSLaunch.self, .init(identifier: kind == .refresh ? sim.refreshIdentifier : sim.processingIdentifier))
+            try sim.os(
+                OSLaunch.self, .init(identifier: kind == .refresh ? sim.refreshIdentifier : sim.processingIdentifier))
         case .expire:
             let running = try sim.pluginState().activeTask
-            if case .success = try sim.os(OSExpire.self, .init(identifier: running?.identifier ?? sim.refreshIdentifier)) { return running }
+            if case .success = try sim.os(
+                OSExpire.self, .init(identifier: running?.identifier ?? sim.refreshIdentifier))
+            {
+                return running
+            }
         case .advance(let duration):
             try sim.advance(by: duration)
         case .conditions(let params):

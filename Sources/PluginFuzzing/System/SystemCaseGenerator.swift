@@ -99,8 +99,9 @@ struct SystemCaseGenerator {
         default:
             switch rng.below(4) {
             case 0:
-                return .policy(.init(
-                    seconds: ["refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0], refreshEarlyExpiryChance: 0))
+                return .policy(
+                    .init(
+                        seconds: ["refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0], refreshEarlyExpiryChance: 0))
             case 1: return .policy(.init(refreshEarlyExpiryChance: 1))
             case 2: return .policy(.init(seconds: ["watchdogGraceSecs": pick([0, 1, 5])]))
             default: return .policy(.init(seconds: ["processingBudgetSecs": pick([10, 60, 600])]))
@@ -123,7 +124,9 @@ struct SystemCaseGenerator {
             case 0: return .conditions(.init(autoLaunch: rng.chance(0.7)))
             case 1: return .conditions(.init(externalPower: rng.chance(0.5)))
             case 2: return .conditions(.init(networkConnected: rng.chance(0.6)))
-            default: return .conditions(.init(backgroundRefreshStatus: pick([.available, .available, .denied, .restricted])))
+            default:
+                return .conditions(
+                    .init(backgroundRefreshStatus: pick([.available, .available, .denied, .restricted])))
             }
         }
     }

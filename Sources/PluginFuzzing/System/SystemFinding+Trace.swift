@@ -10,7 +10,8 @@ extension SystemFuzzer.Finding {
         guard let v = violation, let step = outcome.first(signature)?.step else {
             return "The run could not be completed: \(outcome.error ?? "unknown error")."
         }
-        var text = "\(v.invariant.rawValue) (\(v.invariant.statement)) broke after step \(step + 1) of \(systemCase.actions.count), \"\(systemCase.actions[step].summary)\": \(v.detail)."
+        var text =
+            "\(v.invariant.rawValue) (\(v.invariant.statement)) broke after step \(step + 1) of \(systemCase.actions.count), \"\(systemCase.actions[step].summary)\": \(v.detail)."
         if let why = SystemFuzzer.Finding.diagnosis[v.cause] { text += " " + why }
         let races = outcome.allRaces.filter { $0.race != .ipcVsMain }
         if !races.isEmpty { text += " Races decided: " + races.map(\.description).joined(separator: "; ") + "." }
@@ -66,11 +67,18 @@ extension SystemFuzzer.Finding {
     /// The finding as a trace file.
     public func trace(profile: Profile, seed: UInt64, pluginArguments: [String]) -> TraceFile {
         let header = TraceFile.Header(
-            level: "system", profile: profile, seed: seed, finding: signature, explanation: explanation, pluginArguments: pluginArguments,
+            level: "system", profile: profile, seed: seed, finding: signature, explanation: explanation,
+            pluginArguments: pluginArguments,
             extra: [
                 "dispatch": .string(dispatch.rawValue),
                 "caseSeed": .number(JSONNumber(literal: String(caseSeed))!), "scenario": systemCase.scenario.json,
-                "violations": .array(outcome.violations.map { ["step": .number($0.step + 1), "invariant": .string($0.violation.invariant.rawValue), "cause": .string($0.violation.cause), "detail": .string($0.violation.detail)] }),
+                "violations": .array(
+                    outcome.violations.map {
+                        [
+                            "step": .number($0.step + 1), "invariant": .string($0.violation.invariant.rawValue),
+                            "cause": .string($0.violation.cause), "detail": .string($0.violation.detail),
+                        ]
+                    }),
             ])
         var lines: [JSONValue] = []
         for (i, action) in systemCase.actions.enumerated() {

@@ -27,7 +27,9 @@ public final class ArmedWait: Sendable {
             state.withLock { $0.result = .failure(ProcessLifetime.terminated) }
             return
         }
-        client.connection.start(method: WaitForCancel.name, params: nil, timeout: timeout) { [self] result in deliver(result) }
+        client.connection.start(method: WaitForCancel.name, params: nil, timeout: timeout) { [self] result in
+            deliver(result)
+        }
     }
 
     private func deliver(_ result: Result<JSONValue, HostError>) {

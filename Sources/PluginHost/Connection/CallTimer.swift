@@ -6,7 +6,8 @@ import Synchronization
 final class CallTimer: Sendable {
     /// Timers alive now, for tests: answered calls must not keep theirs.
     static let live = Atomic<Int>(0)
-    private nonisolated(unsafe) let source: DispatchSourceTimer  // thread-safe: schedule before resume, then only cancel()
+    // Thread-safe: scheduled before resume, then only cancel() is called.
+    private nonisolated(unsafe) let source: DispatchSourceTimer
 
     init(after timeout: Duration, _ handler: @escaping @Sendable (Double) -> Void) {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18

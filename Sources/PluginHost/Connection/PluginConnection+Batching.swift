@@ -59,10 +59,12 @@ extension PluginConnection {
     @discardableResult
     public func releaseHeld() -> Bool {
         let (call, error) = writer.withLock { _ -> (HeldCall?, HostError?) in
-            guard let call = held.withLock({ h in
-                defer { h = nil }
-                return h
-            }) else { return (nil, nil) }
+            guard
+                let call = held.withLock({ h in
+                    defer { h = nil }
+                    return h
+                })
+            else { return (nil, nil) }
             options.tap?(.sentRequest(call.request))
             return (call, write(call.body))
         }

@@ -5,13 +5,16 @@ import Synchronization
 /// Calls and notifications: registered, written in order, timed out.
 extension PluginConnection {
     /// Calls a method with typed params and result.
-    public func call<M: RPCMethod>(_: M.Type, _ params: M.Params, timeout: Duration? = nil) async throws(HostError) -> M.Result {
+    public func call<M: RPCMethod>(_: M.Type, _ params: M.Params, timeout: Duration? = nil) async throws(HostError)
+        -> M.Result
+    {
         let raw = try await call(method: M.name, params: PluginConnection.encode(params), timeout: timeout)
         return try PluginConnection.decode(M.self, raw)
     }
 
     /// Calls a method by name with raw params.
-    public func call(method: String, params: JSONValue?, timeout: Duration? = nil) async throws(HostError) -> JSONValue {
+    public func call(method: String, params: JSONValue?, timeout: Duration? = nil) async throws(HostError) -> JSONValue
+    {
         let id = nextID()
         let limit = timeout ?? options.defaultTimeout
         let result: Result<JSONValue, HostError> = await withTaskCancellationHandler {
@@ -28,7 +31,9 @@ extension PluginConnection {
 
     /// Calls a method and blocks the calling thread until the answer (never call it
     /// from the connection's own callbacks).
-    public func callBlocking(method: String, params: JSONValue?, timeout: Duration? = nil) throws(HostError) -> JSONValue {
+    public func callBlocking(method: String, params: JSONValue?, timeout: Duration? = nil) throws(HostError)
+        -> JSONValue
+    {
         let done = DispatchSemaphore(value: 0)
         let box = Mutex<Result<JSONValue, HostError>?>(nil)
         start(id: nextID(), method: method, params: params, timeout: timeout ?? options.defaultTimeout) { result in
@@ -40,8 +45,11 @@ extension PluginConnection {
     }
 
     /// Typed blocking call.
-    public func callBlocking<M: RPCMethod>(_: M.Type, _ params: M.Params, timeout: Duration? = nil) throws(HostError) -> M.Result {
-        try PluginConnection.decode(M.self, try callBlocking(method: M.name, params: PluginConnection.encode(params), timeout: timeout))
+    public func callBlocking<M: RPCMethod>(_: M.Type, _ params: M.Params, timeout: Duration? = nil) throws(HostError)
+        -> M.Result
+    {
+        try PluginConnection.decode(
+            M.self, try callBlocking(method: M.name, params: PluginConnection.encode(params), timeout: timeout))
     }
 
     /// Sends a call and returns its id at once; `completion` runs on the reader thread
@@ -84,10 +92,11 @@ extension PluginConnection {
     }
 
     func nextID() -> RequestID {
-        .int(writer.withLock { last in
-            last += 1
-            return last
-        })
+        .int(
+            writer.withLock { last in
+                last += 1
+                return last
+            })
     }
 
     func start(
@@ -144,7 +153,9 @@ extension PluginConnection {
             return
         }
         if let slot, let timeout {
-            slot.arm(after: timeout) { [pending] seconds in pending.abandon(id, with: .timedOut(method: method, seconds: seconds)) }
+            slot.arm(after: timeout) { [pending] seconds in
+                pending.abandon(id, with: .timedOut(method: method, seconds: seconds))
+            }
         }
     }
 

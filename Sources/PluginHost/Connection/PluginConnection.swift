@@ -151,7 +151,9 @@ public final class PluginConnection: Sendable {
     /// call fails with the protocol error and the plugin is stopped.
     private func protocolError(_ detail: String) {
         options.tap?(.protocolError(detail))
-        if let log = options.log { log("protocol error: \(detail)") } else {
+        if let log = options.log {
+            log("protocol error: \(detail)")
+        } else {
             Log.stderr("[PluginConnection] protocol error: \(detail)")
         }
         pending.failAll(.protocolError(detail))

@@ -112,12 +112,14 @@ public final class PluginProcess: PluginTransport {
     @discardableResult
     public func close(grace: Duration) -> ExitStatus {
         closeInput()
-        let status = waitForExit(timeout: grace) ?? {
-            kill(SIGTERM)
-            if let status = waitForExit(timeout: .milliseconds(500)) { return status }
-            kill(SIGKILL)
-            return waitForExit(timeout: .seconds(60)) ?? .signaled(SIGKILL)
-        }()
+        let status =
+            waitForExit(timeout: grace)
+            ?? {
+                kill(SIGTERM)
+                if let status = waitForExit(timeout: .milliseconds(500)) { return status }
+                kill(SIGKILL)
+                return waitForExit(timeout: .seconds(60)) ?? .signaled(SIGKILL)
+            }()
         // A grandchild could keep stderr open: wait for its end a little, not forever.
         if stderrDone.wait(timeout: .now() + .seconds(2)) == .success { stderrDone.signal() }
         return status

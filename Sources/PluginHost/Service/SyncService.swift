@@ -36,7 +36,10 @@ public struct SyncService: BackgroundService {
     public var onCancel: CancelBehaviour
 
     /// Creates a service.
-    public init(initSeconds: Double = 0, initFails: Bool = false, runSeconds: Double, outcome: Outcome = .success, onCancel: CancelBehaviour = .throwError) {
+    public init(
+        initSeconds: Double = 0, initFails: Bool = false, runSeconds: Double, outcome: Outcome = .success,
+        onCancel: CancelBehaviour = .throwError
+    ) {
         self.initSeconds = initSeconds
         self.initFails = initFails
         self.runSeconds = runSeconds
@@ -59,7 +62,9 @@ public struct SyncService: BackgroundService {
     /// Sleeps `runSeconds`, then ends with `outcome`; when cancelled, does what `onCancel` says.
     public func run(_ context: ServiceContext) async throws {
         if onCancel == .ignore {
-            if runSeconds > 0 { try await context.clock.sleepIgnoringCancellation(until: context.clock.now.adding(seconds: runSeconds)) }
+            if runSeconds > 0 {
+                try await context.clock.sleepIgnoringCancellation(until: context.clock.now.adding(seconds: runSeconds))
+            }
             if outcome == .failure { throw Failure(description: "sync failed") }
             return
         }

@@ -20,8 +20,10 @@ public final class HostAppProcess: Sendable {
     public let manager: ServiceManager
     let tracker = Mutex(RunTracker())
 
-    init(number: Int, cause: LaunchCause, startedAt: VirtualTime, lifetime: ProcessLifetime,
-         client: BackgroundServiceClient, manager: ServiceManager) {
+    init(
+        number: Int, cause: LaunchCause, startedAt: VirtualTime, lifetime: ProcessLifetime,
+        client: BackgroundServiceClient, manager: ServiceManager
+    ) {
         self.number = number
         self.cause = cause
         self.startedAt = startedAt

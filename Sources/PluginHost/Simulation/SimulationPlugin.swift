@@ -28,13 +28,14 @@ public final class SimulationPlugin: Sendable {
     public init(launcher: PluginLauncher) throws(SystemSimulation.SimulationError) {
         let relay = self.relay
         do {
-            client = BackgroundServiceClient(connection: try PluginConnection(
-                launcher: launcher,
-                options: PluginConnection.Options(
-                    tap: { relay.forward($0) }, stderrLine: { _ in },
-                    completionHandoff: { relay.handoff($0, $1) }, notificationBuffer: .bufferingNewest(0),
-                    // A protocol error goes into the timeline (the tap), not to stderr.
-                    log: { _ in })))
+            client = BackgroundServiceClient(
+                connection: try PluginConnection(
+                    launcher: launcher,
+                    options: PluginConnection.Options(
+                        tap: { relay.forward($0) }, stderrLine: { _ in },
+                        completionHandoff: { relay.handoff($0, $1) }, notificationBuffer: .bufferingNewest(0),
+                        // A protocol error goes into the timeline (the tap), not to stderr.
+                        log: { _ in })))
         } catch {
             throw .host(error)
         }

@@ -92,8 +92,10 @@ extension SystemSimulation {
                 AppTermination(process: process.number, reason: p.reason, at: p.at, serviceWasRunning: running))
             if running { s.serviceMeantToRun = true }
         }
-        append(.note("app process \(process.number) ended (\(p.reason.rawValue)): its Rust side is gone"
-            + (running ? " with the service running" : "")))
+        append(
+            .note(
+                "app process \(process.number) ended (\(p.reason.rawValue)): its Rust side is gone"
+                    + (running ? " with the service running" : "")))
     }
 
     private func processStarted(_ p: AppLaunchedEvent.Params) {
@@ -103,7 +105,9 @@ extension SystemSimulation {
             s.processes.append(process)
             return s.serviceMeantToRun
         }
-        let how = p.cause == .backgroundTask ? "cold start into the background for \(p.identifier ?? "a task")"
+        let how =
+            p.cause == .backgroundTask
+            ? "cold start into the background for \(p.identifier ?? "a task")"
             : "the user opens the app"
         append(.note("app process \(number) starts (\(how)): a fresh Rust side, its service manager idle"))
         var why: String?
@@ -114,9 +118,10 @@ extension SystemSimulation {
             why = strictLaunchHook(process, meantToRun: meant)
         }
         shared.withLock { s in
-            s.relaunches.append(AppRelaunch(
-                process: number, cause: p.cause, at: p.at, identifier: p.identifier, serviceMeantToRun: meant,
-                notResumedBecause: why))
+            s.relaunches.append(
+                AppRelaunch(
+                    process: number, cause: p.cause, at: p.at, identifier: p.identifier, serviceMeantToRun: meant,
+                    notResumedBecause: why))
         }
     }
 

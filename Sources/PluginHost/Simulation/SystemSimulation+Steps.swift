@@ -16,7 +16,9 @@ extension SystemSimulation {
     }
 
     /// Runs `body` as a host task and returns its result once the system is idle.
-    public func hostValue<T: Sendable>(_ body: @escaping @Sendable (ServiceManager) async -> T) throws(SimulationError) -> T {
+    public func hostValue<T: Sendable>(_ body: @escaping @Sendable (ServiceManager) async -> T) throws(SimulationError)
+        -> T
+    {
         let box = Mutex<T?>(nil)
         let manager = self.manager
         Task(executorPreference: executor) {
@@ -30,7 +32,9 @@ extension SystemSimulation {
 
     /// A request made by the harness or the OS, answered before returning; the
     /// host then runs until idle.
-    public func call<M: RPCMethod>(_: M.Type, _ params: M.Params, origin: Origin = .os) throws(SimulationError) -> M.Result {
+    public func call<M: RPCMethod>(_: M.Type, _ params: M.Params, origin: Origin = .os) throws(SimulationError)
+        -> M.Result
+    {
         let raw = try callRaw(method: M.name, params: PluginConnection.encode(params), origin: origin)
         do {
             return try PluginConnection.decode(M.self, raw)
@@ -41,7 +45,9 @@ extension SystemSimulation {
 
     /// An `os/` control; `-32002`-style refusals come back as `.failure`.
     @discardableResult
-    public func os<M: RPCMethod>(_ method: M.Type, _ params: M.Params) throws(SimulationError) -> Result<M.Result, HostError> {
+    public func os<M: RPCMethod>(_ method: M.Type, _ params: M.Params) throws(SimulationError) -> Result<
+        M.Result, HostError
+    > {
         switch try os(method: M.name, params: PluginConnection.encode(params)) {
         case .failure(let e): return .failure(e)
         case .success(let raw):

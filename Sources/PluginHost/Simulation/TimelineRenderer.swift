@@ -41,7 +41,8 @@ public enum TimelineRenderer {
             switch r.outcome {
             case .success(let v): return ("plugin → \(to)", "#\(r.id) ok \(v)")
             case .failure(let e):
-                let reason = e.rejectReason.map { "rejected (\($0.rawValue))" } ?? "error \(e.code.rawValue) \(e.message)"
+                let reason =
+                    e.rejectReason.map { "rejected (\($0.rawValue))" } ?? "error \(e.code.rawValue) \(e.message)"
                 return ("plugin → \(to)", "#\(r.id) \(reason)")
             }
         case .event(let n): return ("plugin event", "\(n.method) \(n.params?.description ?? "")")
@@ -58,7 +59,8 @@ public enum TimelineRenderer {
         case .stateChanged(let g, let state): "run \(g): \(state.rawValue)"
         case .runEnded(let g, let success, let error, let current):
             "run \(g) ended: \(success ? "success" : error ?? "error")\(current ? "" : " (a newer run is current)")"
-        case .completionCallback(let g, let success): "run \(g): completion callback → completeBgTask(success: \(success))"
+        case .completionCallback(let g, let success):
+            "run \(g): completion callback → completeBgTask(success: \(success))"
         case .completionSkipped(let g): "run \(g): completion skipped (not the current run)"
         case .listenerArmed(let g): "run \(g): cancel listener armed"
         case .listenerQueued(let g, let busy):
@@ -77,23 +79,41 @@ public enum TimelineRenderer {
 
     /// The timeline as a JSON array (every entry, harness probes included).
     public static func json(_ entries: [TimelineEntry]) -> JSONValue {
-        .array(entries.map { e in
-            var o: [String: JSONValue] = ["time": e.time.json]
-            switch e.kind {
-            case .note(let t): o["kind"] = "note"; o["text"] = .string(t)
-            case .stderr(let t): o["kind"] = "stderr"; o["text"] = .string(t)
-            case .request(let r, let origin): o["kind"] = "request"; o["from"] = .string(origin.rawValue); o["message"] = r.json
-            case .response(let r, let origin): o["kind"] = "response"; o["to"] = .string(origin.rawValue); o["message"] = r.json
-            case .event(let n): o["kind"] = "event"; o["message"] = n.json
-            case .service(let s): o["kind"] = "service"; o["text"] = .string(describe(s))
-            }
-            return .object(o)
-        })
+        .array(
+            entries.map { e in
+                var o: [String: JSONValue] = ["time": e.time.json]
+                switch e.kind {
+                case .note(let t):
+                    o["kind"] = "note"
+                    o["text"] = .string(t)
+                case .stderr(let t):
+                    o["kind"] = "stderr"
+                    o["text"] = .string(t)
+                case .request(let r, let origin):
+                    o["kind"] = "request"
+                    o["from"] = .string(origin.rawValue)
+                    o["message"] = r.json
+                case .response(let r, let origin):
+                    o["kind"] = "response"
+                    o["to"] = .string(origin.rawValue)
+                    o["message"] = r.json
+                case .event(let n):
+                    o["kind"] = "event"
+                    o["message"] = n.json
+                case .service(let s):
+                    o["kind"] = "service"
+                    o["text"] = .string(describe(s))
+                }
+                return .object(o)
+            })
     }
 
     /// A Mermaid `sequenceDiagram` of the visible entries.
     public static func mermaid(_ entries: [TimelineEntry], title: String) -> String {
-        var out = ["sequenceDiagram", "    title \(clean(title))", "    participant App", "    participant Rust as Rust side", "    participant Plugin as Swift plugin", "    participant OS as iOS (emulated)"]
+        var out = [
+            "sequenceDiagram", "    title \(clean(title))", "    participant App", "    participant Rust as Rust side",
+            "    participant Plugin as Swift plugin", "    participant OS as iOS (emulated)",
+        ]
         for e in entries where e.isVisible {
             let t = clock(e.time)
             switch e.kind {
@@ -105,7 +125,8 @@ public enum TimelineRenderer {
                 let what: String
                 switch r.outcome {
                 case .success: what = "ok"
-                case .failure(let e): what = e.rejectReason.map { "rejected \($0.rawValue)" } ?? "error \(e.code.rawValue)"
+                case .failure(let e):
+                    what = e.rejectReason.map { "rejected \($0.rawValue)" } ?? "error \(e.code.rawValue)"
                 }
                 out.append("    Plugin-->>\(origin == .os ? "OS" : "Rust"): \(clean(what))")
             case .event(let n):

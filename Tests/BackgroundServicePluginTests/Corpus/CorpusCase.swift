@@ -83,7 +83,9 @@ indirect enum Reply: Sendable, CustomStringConvertible {
             return frame["id"]?.description == id && frame["error"]?["code"] == .number(JSONNumber(code))
                 && frame["result"] == nil && frame["jsonrpc"] == "2.0"
         case .result(let id, let result):
-            guard frame["id"]?.description == id, frame["error"] == nil, let r = frame["result"], frame["jsonrpc"] == "2.0" else { return false }
+            guard frame["id"]?.description == id, frame["error"] == nil, let r = frame["result"],
+                frame["jsonrpc"] == "2.0"
+            else { return false }
             return result.map { r.description == $0 } ?? true
         case .batch(let replies):
             guard let members = frame.arrayValue, members.count == replies.count else { return false }

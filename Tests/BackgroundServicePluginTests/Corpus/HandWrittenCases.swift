@@ -20,28 +20,57 @@ enum HandWrittenCorpus {
         let overhead = withLabel(0).count
         return [
             // The default limit is 1 MiB per frame (without the line terminator).
-            CorpusCase("a huge string, 1 MiB frame exactly", body: withLabel(megabyte - overhead), [.result("7", "[]")]),
-            CorpusCase("a huge string, 1 byte over the limit", body: withLabel(megabyte - overhead + 1), [.invalidRequest()]),
+            CorpusCase(
+                "a huge string, 1 MiB frame exactly", body: withLabel(megabyte - overhead), [.result("7", "[]")]),
+            CorpusCase(
+                "a huge string, 1 byte over the limit", body: withLabel(megabyte - overhead + 1), [.invalidRequest()]),
             CorpusCase("a 3 MiB string", body: withLabel(3 * megabyte), [.invalidRequest()]),
-            CorpusCase("a huge id string", body: #"{"jsonrpc":"2.0","id":""#.bytes + [UInt8](repeating: 0x61, count: 500_000) + #"","method":"nope"}"#.bytes,
-                       [.error("\"" + String(repeating: "a", count: 500_000) + "\"", -32601)]),
-            CorpusCase("a huge method name", body: #"{"jsonrpc":"2.0","id":7,"method":""#.bytes + [UInt8](repeating: 0x6D, count: 500_000) + #""}"#.bytes,
-                       [.error("7", -32601)]),
-            CorpusCase("50,000 members in params", body: (#"{"jsonrpc":"2.0","id":7,"method":"os/pendingTaskRequests","params":{"#
-                + (0..<50_000).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}}").bytes, [.result("7", "[]")]),
-            CorpusCase("a batch of 2,000 requests", body: ("[" + (0..<2_000).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"nope"}"# }.joined(separator: ",") + "]").bytes,
-                       [.batch((0..<2_000).map { .error("\($0)", -32601) })]),
+            CorpusCase(
+                "a huge id string",
+                body: #"{"jsonrpc":"2.0","id":""#.bytes + [UInt8](repeating: 0x61, count: 500_000)
+                    + #"","method":"nope"}"#.bytes,
+                [.error("\"" + String(repeating: "a", count: 500_000) + "\"", -32601)]),
+            CorpusCase(
+                "a huge method name",
+                body: #"{"jsonrpc":"2.0","id":7,"method":""#.bytes + [UInt8](repeating: 0x6D, count: 500_000)
+                    + #""}"#.bytes,
+                [.error("7", -32601)]),
+            CorpusCase(
+                "50,000 members in params",
+                body: (#"{"jsonrpc":"2.0","id":7,"method":"os/pendingTaskRequests","params":{"#
+                    + (0..<50_000).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}}").bytes,
+                [.result("7", "[]")]),
+            CorpusCase(
+                "a batch of 2,000 requests",
+                body: ("["
+                    + (0..<2_000).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"nope"}"# }.joined(separator: ",") + "]")
+                    .bytes,
+                [.batch((0..<2_000).map { .error("\($0)", -32601) })]),
             // Nesting: refused beyond 256 levels, so no input exhausts the stack.
             CorpusCase("100,000-deep arrays", body: String(repeating: "[", count: 100_000), [.parseError()]),
-            CorpusCase("100,000-deep arrays, closed", body: String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000), [.parseError()]),
-            CorpusCase("100,000-deep objects in params", body: #"{"jsonrpc":"2.0","id":7,"method":"plugin/state","params":"# + String(repeating: #"{"a":"#, count: 100_000), [.parseError()]),
-            CorpusCase("100,000-deep arrays in the id", body: #"{"jsonrpc":"2.0","id":"# + String(repeating: "[", count: 100_000), [.parseError()]),
-            CorpusCase("255-deep params: within the limit", body: #"{"jsonrpc":"2.0","id":7,"method":"os/pendingTaskRequests","params":{"a":"#
-                + String(repeating: "[", count: 254) + String(repeating: "]", count: 254) + "}}", [.result("7", "[]")]),
-            CorpusCase("257-deep params: beyond the limit", body: #"{"jsonrpc":"2.0","id":7,"method":"os/pendingTaskRequests","params":{"a":"#
-                + String(repeating: "[", count: 256) + String(repeating: "]", count: 256) + "}}", [.parseError()]),
-            CorpusCase("a number of 100,000 digits", body: #"{"jsonrpc":"2.0","id":"# + String(repeating: "9", count: 100_000) + #","method":"nope"}"#,
-                       [.error(String(repeating: "9", count: 100_000), -32601)]),
+            CorpusCase(
+                "100,000-deep arrays, closed",
+                body: String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000), [.parseError()]),
+            CorpusCase(
+                "100,000-deep objects in params",
+                body: #"{"jsonrpc":"2.0","id":7,"method":"plugin/state","params":"#
+                    + String(repeating: #"{"a":"#, count: 100_000), [.parseError()]),
+            CorpusCase(
+                "100,000-deep arrays in the id",
+                body: #"{"jsonrpc":"2.0","id":"# + String(repeating: "[", count: 100_000), [.parseError()]),
+            CorpusCase(
+                "255-deep params: within the limit",
+                body: #"{"jsonrpc":"2.0","id":7,"method":"os/pendingTaskRequests","params":{"a":"#
+                    + String(repeating: "[", count: 254) + String(repeating: "]", count: 254) + "}}",
+                [.result("7", "[]")]),
+            CorpusCase(
+                "257-deep params: beyond the limit",
+                body: #"{"jsonrpc":"2.0","id":7,"method":"os/pendingTaskRequests","params":{"a":"#
+                    + String(repeating: "[", count: 256) + String(repeating: "]", count: 256) + "}}", [.parseError()]),
+            CorpusCase(
+                "a number of 100,000 digits",
+                body: #"{"jsonrpc":"2.0","id":"# + String(repeating: "9", count: 100_000) + #","method":"nope"}"#,
+                [.error(String(repeating: "9", count: 100_000), -32601)]),
         ]
     }
 
@@ -50,35 +79,74 @@ enum HandWrittenCorpus {
     static var structure: [CorpusCase] {
         [
             // Duplicate keys: the last one wins (as JSON.parse does).
-            CorpusCase("duplicate id, last wins", body: #"{"jsonrpc":"2.0","id":1,"id":7,"method":"os/pendingTaskRequests"}"#, [.result("7", "[]")]),
-            CorpusCase("duplicate method, last wins", body: #"{"jsonrpc":"2.0","id":7,"method":"plugin/state","method":"nope"}"#, [.error("7", -32601)]),
-            CorpusCase("duplicate jsonrpc, last is bad", body: #"{"jsonrpc":"2.0","jsonrpc":"1.0","id":7,"method":"plugin/state"}"#, [.invalidRequest("7")]),
-            CorpusCase("duplicate jsonrpc, last is good", body: #"{"jsonrpc":"1.0","jsonrpc":"2.0","id":7,"method":"os/pendingTaskRequests"}"#, [.result("7", "[]")]),
-            CorpusCase("duplicate params member", body: #"{"jsonrpc":"2.0","id":7,"method":"os/advanceTime","params":{"seconds":-1,"seconds":2}}"#, [.result("7", #"{"now":2}"#)]),
-            CorpusCase("duplicate params, last is an array", body: #"{"jsonrpc":"2.0","id":7,"method":"os/pendingTaskRequests","params":{},"params":[]}"#, [.error("7", -32602)]),
+            CorpusCase(
+                "duplicate id, last wins", body: #"{"jsonrpc":"2.0","id":1,"id":7,"method":"os/pendingTaskRequests"}"#,
+                [.result("7", "[]")]),
+            CorpusCase(
+                "duplicate method, last wins",
+                body: #"{"jsonrpc":"2.0","id":7,"method":"plugin/state","method":"nope"}"#, [.error("7", -32601)]),
+            CorpusCase(
+                "duplicate jsonrpc, last is bad",
+                body: #"{"jsonrpc":"2.0","jsonrpc":"1.0","id":7,"method":"plugin/state"}"#, [.invalidRequest("7")]),
+            CorpusCase(
+                "duplicate jsonrpc, last is good",
+                body: #"{"jsonrpc":"1.0","jsonrpc":"2.0","id":7,"method":"os/pendingTaskRequests"}"#,
+                [.result("7", "[]")]),
+            CorpusCase(
+                "duplicate params member",
+                body: #"{"jsonrpc":"2.0","id":7,"method":"os/advanceTime","params":{"seconds":-1,"seconds":2}}"#,
+                [.result("7", #"{"now":2}"#)]),
+            CorpusCase(
+                "duplicate params, last is an array",
+                body: #"{"jsonrpc":"2.0","id":7,"method":"os/pendingTaskRequests","params":{},"params":[]}"#,
+                [.error("7", -32602)]),
             // Keys that differ only in Unicode normalization are two members.
-            CorpusCase("id with a combining accent is another member", body: "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"os/pendingTaskRequests\",\"id\u{0301}\":1}", [.result("7", "[]")]),
-            CorpusCase("a response and a request at once", body: #"{"jsonrpc":"2.0","id":7,"method":"os/pendingTaskRequests","result":1}"#, [.result("7", "[]")]),
-            CorpusCase("error object in a request", body: #"{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"x"}}"#, [.invalidRequest("7")]),
-            CorpusCase("result and error", body: #"{"jsonrpc":"2.0","id":7,"result":1,"error":{"code":1,"message":"x"}}"#, [.invalidRequest("7")]),
+            CorpusCase(
+                "id with a combining accent is another member",
+                body: "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"os/pendingTaskRequests\",\"id\u{0301}\":1}",
+                [.result("7", "[]")]),
+            CorpusCase(
+                "a response and a request at once",
+                body: #"{"jsonrpc":"2.0","id":7,"method":"os/pendingTaskRequests","result":1}"#, [.result("7", "[]")]),
+            CorpusCase(
+                "error object in a request", body: #"{"jsonrpc":"2.0","id":7,"error":{"code":1,"message":"x"}}"#,
+                [.invalidRequest("7")]),
+            CorpusCase(
+                "result and error", body: #"{"jsonrpc":"2.0","id":7,"result":1,"error":{"code":1,"message":"x"}}"#,
+                [.invalidRequest("7")]),
             CorpusCase("no members", body: "{}", [.invalidRequest()]),
             CorpusCase("only jsonrpc", body: #"{"jsonrpc":"2.0"}"#, [.invalidRequest()]),
             CorpusCase("only an id", body: #"{"jsonrpc":"2.0","id":7}"#, [.invalidRequest("7")]),
             CorpusCase("trailing comma", body: #"{"jsonrpc":"2.0","id":7,"method":"plugin/state",}"#, [.parseError()]),
             CorpusCase("single quotes", body: #"{'jsonrpc':'2.0','id':7,'method':'plugin/state'}"#, [.parseError()]),
             CorpusCase("unquoted keys", body: #"{jsonrpc:"2.0",id:7,method:"plugin/state"}"#, [.parseError()]),
-            CorpusCase("a comment", body: #"{"jsonrpc":"2.0","id":7,/* hi */"method":"plugin/state"}"#, [.parseError()]),
+            CorpusCase(
+                "a comment", body: #"{"jsonrpc":"2.0","id":7,/* hi */"method":"plugin/state"}"#, [.parseError()]),
             CorpusCase("two values on one frame", body: state + state, [.parseError()]),
             CorpusCase("a value and a comma", body: state + ",", [.parseError()]),
             CorpusCase("bare word", body: "hello", [.parseError()]),
-            CorpusCase("True, capitalised", body: #"{"jsonrpc":"2.0","id":7,"method":"completeBgTask","params":{"success":True}}"#, [.parseError()]),
-            CorpusCase("a batch of junk and a good request", body: "[1,\(pending),\"x\"]", [.batch([.invalidRequest(), .result("7", "[]"), .invalidRequest()])]),
-            CorpusCase("a batch of notifications only", body: #"[{"jsonrpc":"2.0","method":"nope"},{"jsonrpc":"2.0","method":"plugin/state"}]"#, []),
+            CorpusCase(
+                "True, capitalised",
+                body: #"{"jsonrpc":"2.0","id":7,"method":"completeBgTask","params":{"success":True}}"#, [.parseError()]),
+            CorpusCase(
+                "a batch of junk and a good request", body: "[1,\(pending),\"x\"]",
+                [.batch([.invalidRequest(), .result("7", "[]"), .invalidRequest()])]),
+            CorpusCase(
+                "a batch of notifications only",
+                body: #"[{"jsonrpc":"2.0","method":"nope"},{"jsonrpc":"2.0","method":"plugin/state"}]"#, []),
             CorpusCase("a batch inside a batch", body: "[[\(pending)]]", [.batch([.invalidRequest()])]),
-            CorpusCase("the same id twice in a batch", body: "[\(pending),\(pending)]", [.batch([.result("7", "[]"), .result("7", "[]")])]),
-            CorpusCase("escapes everywhere", body: #"{"\u006asonrpc":"\u0032.0","\u0069d":"\u0037","method":"os\/pendingTaskRequests"}"#, [.result(#""7""#, "[]")]),
-            CorpusCase("a bad escape", body: #"{"jsonrpc":"2.0","id":"\x41","method":"plugin/state"}"#, [.parseError()]),
-            CorpusCase("a short unicode escape", body: #"{"jsonrpc":"2.0","id":"\u41","method":"plugin/state"}"#, [.parseError()]),
+            CorpusCase(
+                "the same id twice in a batch", body: "[\(pending),\(pending)]",
+                [.batch([.result("7", "[]"), .result("7", "[]")])]),
+            CorpusCase(
+                "escapes everywhere",
+                body: #"{"\u006asonrpc":"\u0032.0","\u0069d":"\u0037","method":"os\/pendingTaskRequests"}"#,
+                [.result(#""7""#, "[]")]),
+            CorpusCase(
+                "a bad escape", body: #"{"jsonrpc":"2.0","id":"\x41","method":"plugin/state"}"#, [.parseError()]),
+            CorpusCase(
+                "a short unicode escape", body: #"{"jsonrpc":"2.0","id":"\u41","method":"plugin/state"}"#,
+                [.parseError()]),
         ]
     }
 
@@ -89,19 +157,45 @@ enum HandWrittenCorpus {
         return [
             CorpusCase("NUL before the frame", body: [0] + state.bytes, [.parseError()]),
             CorpusCase("NUL after the frame", body: state.bytes + [0], [.parseError()]),
-            CorpusCase("NUL between members", body: #"{"jsonrpc":"2.0",\#u{0}"id":7,"method":"plugin/state"}"#, [.parseError()]),
-            CorpusCase("NUL raw inside a string", body: #"{"jsonrpc":"2.0","id":"a\#u{0}b","method":"plugin/state"}"#, [.parseError()]),
+            CorpusCase(
+                "NUL between members", body: #"{"jsonrpc":"2.0",\#u{0}"id":7,"method":"plugin/state"}"#, [.parseError()]
+            ),
+            CorpusCase(
+                "NUL raw inside a string", body: #"{"jsonrpc":"2.0","id":"a\#u{0}b","method":"plugin/state"}"#,
+                [.parseError()]),
             CorpusCase("only NUL bytes", body: [UInt8](repeating: 0, count: 64), [.parseError()]),
-            CorpusCase("escaped NUL inside a string is fine", body: #"{"jsonrpc":"2.0","id":"a\u0000b","method":"os/pendingTaskRequests"}"#, [.result(#""a\u0000b""#, "[]")]),
-            CorpusCase("a raw tab inside a string", body: "{\"jsonrpc\":\"2.0\",\"id\":\"a\tb\",\"method\":\"plugin/state\"}", [.parseError()]),
-            CorpusCase("a raw DEL inside a string is fine", body: "{\"jsonrpc\":\"2.0\",\"id\":\"a\u{7F}b\",\"method\":\"os/pendingTaskRequests\"}", [.result("\"a\u{7F}b\"", "[]")]),
+            CorpusCase(
+                "escaped NUL inside a string is fine",
+                body: #"{"jsonrpc":"2.0","id":"a\u0000b","method":"os/pendingTaskRequests"}"#,
+                [.result(#""a\u0000b""#, "[]")]),
+            CorpusCase(
+                "a raw tab inside a string", body: "{\"jsonrpc\":\"2.0\",\"id\":\"a\tb\",\"method\":\"plugin/state\"}",
+                [.parseError()]),
+            CorpusCase(
+                "a raw DEL inside a string is fine",
+                body: "{\"jsonrpc\":\"2.0\",\"id\":\"a\u{7F}b\",\"method\":\"os/pendingTaskRequests\"}",
+                [.result("\"a\u{7F}b\"", "[]")]),
             CorpusCase("a BOM before a later frame", body: bom + pending.bytes, [.parseError()]),
-            CorpusCase("a BOM inside a string is fine", body: #"{"jsonrpc":"2.0","id":"\#u{FEFF}","method":"os/pendingTaskRequests"}"#, [.result("\"\u{FEFF}\"", "[]")]),
-            CorpusCase("a BOM between members", body: #"{"jsonrpc":"2.0",\#u{FEFF}"id":7,"method":"plugin/state"}"#, [.parseError()]),
-            CorpusCase("form feed as whitespace", body: "{\"jsonrpc\":\"2.0\",\u{0C}\"id\":7,\"method\":\"plugin/state\"}", [.parseError()]),
-            CorpusCase("vertical tab as whitespace", body: "{\"jsonrpc\":\"2.0\",\u{0B}\"id\":7,\"method\":\"plugin/state\"}", [.parseError()]),
-            CorpusCase("non-breaking space as whitespace", body: "{\"jsonrpc\":\"2.0\",\u{A0}\"id\":7,\"method\":\"plugin/state\"}", [.parseError()]),
-            CorpusCase("JSON whitespace around everything is fine", body: " \t{ \"jsonrpc\" : \"2.0\" ,\r\"id\"\t: 7 , \"method\" : \"os/pendingTaskRequests\" } \t", [.result("7", "[]")]),
+            CorpusCase(
+                "a BOM inside a string is fine",
+                body: #"{"jsonrpc":"2.0","id":"\#u{FEFF}","method":"os/pendingTaskRequests"}"#,
+                [.result("\"\u{FEFF}\"", "[]")]),
+            CorpusCase(
+                "a BOM between members", body: #"{"jsonrpc":"2.0",\#u{FEFF}"id":7,"method":"plugin/state"}"#,
+                [.parseError()]),
+            CorpusCase(
+                "form feed as whitespace", body: "{\"jsonrpc\":\"2.0\",\u{0C}\"id\":7,\"method\":\"plugin/state\"}",
+                [.parseError()]),
+            CorpusCase(
+                "vertical tab as whitespace", body: "{\"jsonrpc\":\"2.0\",\u{0B}\"id\":7,\"method\":\"plugin/state\"}",
+                [.parseError()]),
+            CorpusCase(
+                "non-breaking space as whitespace",
+                body: "{\"jsonrpc\":\"2.0\",\u{A0}\"id\":7,\"method\":\"plugin/state\"}", [.parseError()]),
+            CorpusCase(
+                "JSON whitespace around everything is fine",
+                body: " \t{ \"jsonrpc\" : \"2.0\" ,\r\"id\"\t: 7 , \"method\" : \"os/pendingTaskRequests\" } \t",
+                [.result("7", "[]")]),
         ]
     }
 
@@ -109,18 +203,28 @@ enum HandWrittenCorpus {
 
     static var ndjsonLines: [CorpusCase] {
         [
-            CorpusCase("CR without LF between two frames", raw: state + "\r" + state + "\n", framing: .ndjson, [.parseError()]),
-            CorpusCase("CR without LF at the end of a line", raw: pending + "\r\r\n", framing: .ndjson, [.result("7", "[]")]),
+            CorpusCase(
+                "CR without LF between two frames", raw: state + "\r" + state + "\n", framing: .ndjson, [.parseError()]),
+            CorpusCase(
+                "CR without LF at the end of a line", raw: pending + "\r\r\n", framing: .ndjson, [.result("7", "[]")]),
             CorpusCase("CRLF line", raw: pending + "\r\n", framing: .ndjson, [.result("7", "[]")]),
             CorpusCase("CR only lines", raw: "\r\r\r\n\r\n", framing: .ndjson, []),
-            CorpusCase("CR inside a string", raw: #"{"jsonrpc":"2.0","id":"a\#rb","method":"plugin/state"}"# + "\n", framing: .ndjson, [.parseError()]),
-            CorpusCase("LF inside a string splits the line", raw: #"{"jsonrpc":"2.0","id":"a"# + "\n" + #"b","method":"plugin/state"}"# + "\n", framing: .ndjson,
-                       [.parseError(), .parseError()]),
+            CorpusCase(
+                "CR inside a string", raw: #"{"jsonrpc":"2.0","id":"a\#rb","method":"plugin/state"}"# + "\n",
+                framing: .ndjson, [.parseError()]),
+            CorpusCase(
+                "LF inside a string splits the line",
+                raw: #"{"jsonrpc":"2.0","id":"a"# + "\n" + #"b","method":"plugin/state"}"# + "\n", framing: .ndjson,
+                [.parseError(), .parseError()]),
             CorpusCase("blank and whitespace lines", raw: "\n\n \t \n\t\n", framing: .ndjson, []),
-            CorpusCase("two frames on two lines", raw: pending + "\n" + pending.replacingOccurrences(of: ":7", with: ":8") + "\n", framing: .ndjson,
-                       [.result("7", "[]"), .result("8", "[]")]),
-            CorpusCase("an oversized line then a good one", raw: [UInt8](repeating: 0x20, count: 1 << 20) + "x\n".bytes + (pending + "\n").bytes, framing: .ndjson,
-                       [.invalidRequest(), .result("7", "[]")]),
+            CorpusCase(
+                "two frames on two lines",
+                raw: pending + "\n" + pending.replacingOccurrences(of: ":7", with: ":8") + "\n", framing: .ndjson,
+                [.result("7", "[]"), .result("8", "[]")]),
+            CorpusCase(
+                "an oversized line then a good one",
+                raw: [UInt8](repeating: 0x20, count: 1 << 20) + "x\n".bytes + (pending + "\n").bytes, framing: .ndjson,
+                [.invalidRequest(), .result("7", "[]")]),
         ]
     }
 
@@ -130,39 +234,84 @@ enum HandWrittenCorpus {
         let body = pending
         func frame(_ headers: String, _ body: String = body) -> String { headers + body }
         return [
-            CorpusCase("missing Content-Length", raw: "Content-Type: application/json\r\n\r\n", framing: .lsp, [.parseError()]),
+            CorpusCase(
+                "missing Content-Length", raw: "Content-Type: application/json\r\n\r\n", framing: .lsp, [.parseError()]),
             CorpusCase("empty header line only", raw: "\r\n", framing: .lsp, []),
             CorpusCase("negative Content-Length", raw: "Content-Length: -5\r\n\r\n", framing: .lsp, [.parseError()]),
-            CorpusCase("non-numeric Content-Length", raw: "Content-Length: abc\r\n\r\n", framing: .lsp, [.parseError()]),
+            CorpusCase(
+                "non-numeric Content-Length", raw: "Content-Length: abc\r\n\r\n", framing: .lsp, [.parseError()]),
             CorpusCase("hex Content-Length", raw: "Content-Length: 0x10\r\n\r\n", framing: .lsp, [.parseError()]),
             CorpusCase("exponent Content-Length", raw: "Content-Length: 1e3\r\n\r\n", framing: .lsp, [.parseError()]),
-            CorpusCase("fractional Content-Length", raw: "Content-Length: 10.0\r\n\r\n", framing: .lsp, [.parseError()]),
-            CorpusCase("plus-signed Content-Length", raw: "Content-Length: +10\r\n\r\n", framing: .lsp, [.parseError()]),
+            CorpusCase(
+                "fractional Content-Length", raw: "Content-Length: 10.0\r\n\r\n", framing: .lsp, [.parseError()]),
+            CorpusCase(
+                "plus-signed Content-Length", raw: "Content-Length: +10\r\n\r\n", framing: .lsp, [.parseError()]),
             CorpusCase("empty Content-Length", raw: "Content-Length:\r\n\r\n", framing: .lsp, [.parseError()]),
-            CorpusCase("two numbers in Content-Length", raw: "Content-Length: 1 2\r\n\r\n", framing: .lsp, [.parseError()]),
-            CorpusCase("19-digit Content-Length", raw: "Content-Length: 1234567890123456789\r\n\r\n", framing: .lsp, [.parseError()]),
-            CorpusCase("40-digit Content-Length", raw: "Content-Length: " + String(repeating: "9", count: 40) + "\r\n\r\n", framing: .lsp, [.parseError()]),
-            CorpusCase("repeated Content-Length, same value", raw: "Content-Length: 5\r\nContent-Length: 5\r\n\r\n", framing: .lsp, [.parseError()]),
-            CorpusCase("repeated Content-Length, different values", raw: "Content-Length: 5\r\ncontent-length: 6\r\n\r\n", framing: .lsp, [.parseError()]),
+            CorpusCase(
+                "two numbers in Content-Length", raw: "Content-Length: 1 2\r\n\r\n", framing: .lsp, [.parseError()]),
+            CorpusCase(
+                "19-digit Content-Length", raw: "Content-Length: 1234567890123456789\r\n\r\n", framing: .lsp,
+                [.parseError()]),
+            CorpusCase(
+                "40-digit Content-Length", raw: "Content-Length: " + String(repeating: "9", count: 40) + "\r\n\r\n",
+                framing: .lsp, [.parseError()]),
+            CorpusCase(
+                "repeated Content-Length, same value", raw: "Content-Length: 5\r\nContent-Length: 5\r\n\r\n",
+                framing: .lsp, [.parseError()]),
+            CorpusCase(
+                "repeated Content-Length, different values", raw: "Content-Length: 5\r\ncontent-length: 6\r\n\r\n",
+                framing: .lsp, [.parseError()]),
             CorpusCase("header line without a colon", raw: "Content-Length 5\r\n\r\n", framing: .lsp, [.parseError()]),
-            CorpusCase("CR without LF inside the header block", raw: "Content-Length: 5\rContent-Type: x\r\n\r\n", framing: .lsp, [.parseError()]),
+            CorpusCase(
+                "CR without LF inside the header block", raw: "Content-Length: 5\rContent-Type: x\r\n\r\n",
+                framing: .lsp, [.parseError()]),
             CorpusCase("NUL in a header", raw: "Content-Length: 5\u{0}\r\n\r\n", framing: .lsp, [.parseError()]),
-            CorpusCase("a header block over 8 KiB", raw: "X-Padding: " + String(repeating: "p", count: 9_000) + "\r\nContent-Length: 2\r\n\r\n", framing: .lsp, [.parseError()]),
-            CorpusCase("a header block of many short lines over 8 KiB", raw: String(repeating: "X: y\r\n", count: 2_000) + "\r\n", framing: .lsp, [.parseError()]),
-            CorpusCase("Content-Length one past the limit", raw: "Content-Length: 1048577\r\n\r\n".bytes + [UInt8](repeating: 0x20, count: 1_048_577), framing: .lsp, [.invalidRequest()]),
+            CorpusCase(
+                "a header block over 8 KiB",
+                raw: "X-Padding: " + String(repeating: "p", count: 9_000) + "\r\nContent-Length: 2\r\n\r\n",
+                framing: .lsp, [.parseError()]),
+            CorpusCase(
+                "a header block of many short lines over 8 KiB",
+                raw: String(repeating: "X: y\r\n", count: 2_000) + "\r\n", framing: .lsp, [.parseError()]),
+            CorpusCase(
+                "Content-Length one past the limit",
+                raw: "Content-Length: 1048577\r\n\r\n".bytes + [UInt8](repeating: 0x20, count: 1_048_577),
+                framing: .lsp, [.invalidRequest()]),
             CorpusCase("Content-Length 0", raw: "Content-Length: 0\r\n\r\n", framing: .lsp, [.parseError()]),
             // Well-formed variants, for contrast.
-            CorpusCase("header name in any case", raw: frame("cOnTeNt-LeNgTh: \(body.utf8.count)\r\n\r\n"), framing: .lsp, [.result("7", "[]")]),
-            CorpusCase("Content-Type and unknown headers", raw: frame("Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nX-Other: 1\r\nContent-Length: \(body.utf8.count)\r\n\r\n"), framing: .lsp, [.result("7", "[]")]),
-            CorpusCase("LF-only header lines", raw: frame("Content-Length: \(body.utf8.count)\n\n"), framing: .lsp, [.result("7", "[]")]),
-            CorpusCase("spaces and tabs around the value", raw: frame("Content-Length: \t \(body.utf8.count) \t\r\n\r\n"), framing: .lsp, [.result("7", "[]")]),
-            CorpusCase("leading zeros", raw: frame("Content-Length: 000\(body.utf8.count)\r\n\r\n"), framing: .lsp, [.result("7", "[]")]),
-            CorpusCase("blank lines between frames", raw: "\r\n\r\n\n" + frame("Content-Length: \(body.utf8.count)\r\n\r\n"), framing: .lsp, [.result("7", "[]")]),
-            CorpusCase("a bad header, then a good frame", raw: "Content-Length: x\r\n\r\n" + frame("Content-Length: \(body.utf8.count)\r\n\r\n"), framing: .lsp,
-                       [.parseError(), .result("7", "[]")]),
-            CorpusCase("two frames back to back", raw: frame("Content-Length: \(body.utf8.count)\r\n\r\n") + frame("Content-Length: \(body.utf8.count)\r\n\r\n"), framing: .lsp,
-                       [.result("7", "[]"), .result("7", "[]")]),
-            CorpusCase("a body of ndjson with its newline", raw: frame("Content-Length: \(body.utf8.count + 1)\r\n\r\n", body + "\n"), framing: .lsp, [.result("7", "[]")]),
+            CorpusCase(
+                "header name in any case", raw: frame("cOnTeNt-LeNgTh: \(body.utf8.count)\r\n\r\n"), framing: .lsp,
+                [.result("7", "[]")]),
+            CorpusCase(
+                "Content-Type and unknown headers",
+                raw: frame(
+                    "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nX-Other: 1\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                ), framing: .lsp, [.result("7", "[]")]),
+            CorpusCase(
+                "LF-only header lines", raw: frame("Content-Length: \(body.utf8.count)\n\n"), framing: .lsp,
+                [.result("7", "[]")]),
+            CorpusCase(
+                "spaces and tabs around the value", raw: frame("Content-Length: \t \(body.utf8.count) \t\r\n\r\n"),
+                framing: .lsp, [.result("7", "[]")]),
+            CorpusCase(
+                "leading zeros", raw: frame("Content-Length: 000\(body.utf8.count)\r\n\r\n"), framing: .lsp,
+                [.result("7", "[]")]),
+            CorpusCase(
+                "blank lines between frames", raw: "\r\n\r\n\n" + frame("Content-Length: \(body.utf8.count)\r\n\r\n"),
+                framing: .lsp, [.result("7", "[]")]),
+            CorpusCase(
+                "a bad header, then a good frame",
+                raw: "Content-Length: x\r\n\r\n" + frame("Content-Length: \(body.utf8.count)\r\n\r\n"), framing: .lsp,
+                [.parseError(), .result("7", "[]")]),
+            CorpusCase(
+                "two frames back to back",
+                raw: frame("Content-Length: \(body.utf8.count)\r\n\r\n")
+                    + frame("Content-Length: \(body.utf8.count)\r\n\r\n"), framing: .lsp,
+                [.result("7", "[]"), .result("7", "[]")]),
+            CorpusCase(
+                "a body of ndjson with its newline",
+                raw: frame("Content-Length: \(body.utf8.count + 1)\r\n\r\n", body + "\n"), framing: .lsp,
+                [.result("7", "[]")]),
         ]
     }
 
@@ -172,13 +321,24 @@ enum HandWrittenCorpus {
         let headerAndBody = "Content-Length: \(pending.utf8.count)\r\n\r\n" + pending
         return [
             CorpusCase("a request split across reads", body: pending, [.result("7", "[]")], split: true),
-            CorpusCase("a bad frame split across reads", body: #"{"jsonrpc":"2.0","id":7,"method":"#, [.parseError()], split: true),
-            CorpusCase("a batch split across reads", body: "[\(pending),\(pending)]", [.batch([.result("7", "[]"), .result("7", "[]")])], split: true),
-            CorpusCase("UTF-8 split inside a character", body: #"{"jsonrpc":"2.0","id":"\#u{1F600}\#u{1F600}\#u{1F600}","method":"os/pendingTaskRequests"}"#,
-                       [.result("\"\u{1F600}\u{1F600}\u{1F600}\"", "[]")], split: true),
-            CorpusCase("CRLF split between CR and LF", raw: pending + "\r\n", framing: .ndjson, [.result("7", "[]")], split: true),
-            CorpusCase("LSP header split across reads", raw: headerAndBody, framing: .lsp, [.result("7", "[]")], split: true),
-            CorpusCase("a bad LSP header split across reads", raw: "Content-Length: -1\r\nX: y\r\n\r\n", framing: .lsp, [.parseError()], split: true),
+            CorpusCase(
+                "a bad frame split across reads", body: #"{"jsonrpc":"2.0","id":7,"method":"#, [.parseError()],
+                split: true),
+            CorpusCase(
+                "a batch split across reads", body: "[\(pending),\(pending)]",
+                [.batch([.result("7", "[]"), .result("7", "[]")])], split: true),
+            CorpusCase(
+                "UTF-8 split inside a character",
+                body: #"{"jsonrpc":"2.0","id":"\#u{1F600}\#u{1F600}\#u{1F600}","method":"os/pendingTaskRequests"}"#,
+                [.result("\"\u{1F600}\u{1F600}\u{1F600}\"", "[]")], split: true),
+            CorpusCase(
+                "CRLF split between CR and LF", raw: pending + "\r\n", framing: .ndjson, [.result("7", "[]")],
+                split: true),
+            CorpusCase(
+                "LSP header split across reads", raw: headerAndBody, framing: .lsp, [.result("7", "[]")], split: true),
+            CorpusCase(
+                "a bad LSP header split across reads", raw: "Content-Length: -1\r\nX: y\r\n\r\n", framing: .lsp,
+                [.parseError()], split: true),
         ]
     }
 
@@ -190,24 +350,31 @@ enum HandWrittenCorpus {
     /// `waitForCancel` answered by `plugin/reset`, kept here as a case.
     static var fuzzFindings: [CorpusCase] {
         [
-            CorpusCase("a pending waitForCancel at the end of a case (fuzz finding)",
-                       body: #"{"jsonrpc":"2.0","id":"w","method":"waitForCancel"}"#, [.error(#""w""#, -32000)]),
+            CorpusCase(
+                "a pending waitForCancel at the end of a case (fuzz finding)",
+                body: #"{"jsonrpc":"2.0","id":"w","method":"waitForCancel"}"#, [.error(#""w""#, -32000)]),
             // Orderings finding 2: an invalid message or a response object carrying the id
             // of the pending waitForCancel untracked that id, so a later request could reuse it.
-            CorpusCase("invalid messages with a pending request's id leave it pending (fuzz finding)", frames: [
-                #"{"jsonrpc":"2.0","id":"w","method":"waitForCancel"}"#,
-                #"{"jsonrpc":"2.0","id":"w","method":"stopKeepalive","params":null}"#,
-                #"{"jsonrpc":"2.0","id":"w","result":5}"#,
-                #"{"jsonrpc":"1.0","id":"w","method":"plugin/state"}"#,
-                #"[{"jsonrpc":"2.0","id":"w","method":7}]"#,
-                #"{"jsonrpc":"2.0","id":"w","method":"os/pendingTaskRequests"}"#,
-            ], [
-                .invalidRequest(#""w""#), .invalidRequest(#""w""#), .invalidRequest(#""w""#), .batch([.invalidRequest(#""w""#)]),
-                .invalidRequest(#""w""#), .error(#""w""#, -32000),
-            ]),
-            CorpusCase("a batch holding a waitForCancel (fuzz finding)",
-                       body: #"[{"jsonrpc":"2.0","id":"w","method":"waitForCancel"},{"jsonrpc":"2.0","id":8,"method":"os/pendingTaskRequests"}]"#,
-                       [.batch([.error(#""w""#, -32000), .result("8", "[]")])]),
+            CorpusCase(
+                "invalid messages with a pending request's id leave it pending (fuzz finding)",
+                frames: [
+                    #"{"jsonrpc":"2.0","id":"w","method":"waitForCancel"}"#,
+                    #"{"jsonrpc":"2.0","id":"w","method":"stopKeepalive","params":null}"#,
+                    #"{"jsonrpc":"2.0","id":"w","result":5}"#,
+                    #"{"jsonrpc":"1.0","id":"w","method":"plugin/state"}"#,
+                    #"[{"jsonrpc":"2.0","id":"w","method":7}]"#,
+                    #"{"jsonrpc":"2.0","id":"w","method":"os/pendingTaskRequests"}"#,
+                ],
+                [
+                    .invalidRequest(#""w""#), .invalidRequest(#""w""#), .invalidRequest(#""w""#),
+                    .batch([.invalidRequest(#""w""#)]),
+                    .invalidRequest(#""w""#), .error(#""w""#, -32000),
+                ]),
+            CorpusCase(
+                "a batch holding a waitForCancel (fuzz finding)",
+                body:
+                    #"[{"jsonrpc":"2.0","id":"w","method":"waitForCancel"},{"jsonrpc":"2.0","id":8,"method":"os/pendingTaskRequests"}]"#,
+                [.batch([.error(#""w""#, -32000), .result("8", "[]")])]),
         ]
     }
 }

@@ -27,8 +27,10 @@ struct MalformedCorpusTests {
     @Test func theCorpusIsLargeAndNamed() {
         let cases = Self.cases
         let runs = cases.reduce(0) { $0 + $1.wire.count }
-        let generated = GeneratedCorpus.all.count, handWritten = HandWrittenCorpus.all.count
-        let size = "corpus: \(cases.count) cases (\(generated) generated, \(handWritten) hand-written), "
+        let generated = GeneratedCorpus.all.count
+        let handWritten = HandWrittenCorpus.all.count
+        let size =
+            "corpus: \(cases.count) cases (\(generated) generated, \(handWritten) hand-written), "
             + "\(runs) case runs over both framings, plus \(StreamEnd.cases.count) stream-ending inputs"
         #expect(cases.count >= 200, "\(size)")
         #expect(runs >= 400, "\(size)")
@@ -55,18 +57,23 @@ struct MalformedCorpusTests {
             for c in cases { if let f = runner.run(c, fresh: fresh) { failures.append("(pass \(pass)) " + f) } }
             memory.append(plugin.memory())
         }
-        let afterWarmUp = memory[Self.warmUpPasses - 1], afterSecond = memory[Self.passes - 1]
+        let afterWarmUp = memory[Self.warmUpPasses - 1]
+        let afterSecond = memory[Self.passes - 1]
         let trace = memory.map { "\($0.rss)/\($0.hwm)" }.joined(separator: ", ")
         let figures = "\(cases.count) cases × \(Self.passes) passes; VmRSS/VmHWM KiB after each pass: \(trace)"
 
         let shown = failures.prefix(25).joined(separator: "\n")
-        #expect(failures.isEmpty, "\(failures.count) of \(Self.passes * cases.count) case runs failed (\(framing)):\n\(shown)")
+        #expect(
+            failures.isEmpty,
+            "\(failures.count) of \(Self.passes * cases.count) case runs failed (\(framing)):\n\(shown)")
         #expect(afterWarmUp.rss > 0, "could not read the plugin's memory")
         let checkMemory = !SanitizerBuild.active
-        #expect(!checkMemory || afterSecond.rss - afterWarmUp.rss <= Self.growthSlackKB,
-                "resident memory grew from \(afterWarmUp.rss) KiB to \(afterSecond.rss) KiB (\(figures))")
-        #expect(!checkMemory || afterSecond.hwm - afterWarmUp.hwm <= Self.growthSlackKB,
-                "peak memory grew from \(afterWarmUp.hwm) KiB to \(afterSecond.hwm) KiB (\(figures))")
+        #expect(
+            !checkMemory || afterSecond.rss - afterWarmUp.rss <= Self.growthSlackKB,
+            "resident memory grew from \(afterWarmUp.rss) KiB to \(afterSecond.rss) KiB (\(figures))")
+        #expect(
+            !checkMemory || afterSecond.hwm - afterWarmUp.hwm <= Self.growthSlackKB,
+            "peak memory grew from \(afterWarmUp.hwm) KiB to \(afterSecond.hwm) KiB (\(figures))")
 
         plugin.closeStdin()
         #expect(plugin.remainingFrames()?.isEmpty == true)
@@ -90,7 +97,9 @@ struct MalformedCorpusTests {
         #expect(Reply.invalidRequest().matches(try JSONParser.parse(reply.reply)))
         #expect(runner.resetAndState() != nil, "the plugin stopped serving after a 64 MiB frame")
         let after = plugin.memory()
-        #expect(SanitizerBuild.active || after.hwm - before.hwm < 8 << 10, "peak memory rose by \(after.hwm - before.hwm) KiB for a 64 MiB frame")
+        #expect(
+            SanitizerBuild.active || after.hwm - before.hwm < 8 << 10,
+            "peak memory rose by \(after.hwm - before.hwm) KiB for a 64 MiB frame")
         plugin.closeStdin()
         #expect(plugin.waitForExit() == 0)
     }
@@ -114,7 +123,8 @@ struct MalformedCorpusTests {
     /// Input quoted in a diagnostic cannot forge or flood stderr lines: control
     /// characters are escaped and long names cut, so every line is the plugin's own.
     @Test func inputCannotSplitOrFloodStderrLines() throws {
-        let input = #"{"jsonrpc":"2.0","id":1,"method":"a\nforged: line\u0000\u001b[31m\u009b1m"}"# + "\n"
+        let input =
+            #"{"jsonrpc":"2.0","id":1,"method":"a\nforged: line\u0000\u001b[31m\u009b1m"}"# + "\n"
             + #"{"jsonrpc":"2.0","id":2,"method":""# + String(repeating: "m", count: 100_000) + "\"}\n"
         let run = try Plugin.run([], input: Array(input.utf8))
         #expect(run.status == 0)
@@ -136,14 +146,19 @@ struct MalformedCorpusTests {
         #expect(!run.timedOut, "the plugin hung")
         #expect(run.status == 0, "exit status \(run.status); stderr: \(run.stderr)")
         let frames = CorpusRunner.frames(of: run.stdout)
-        #expect(frames.count == c.replies.count, "got \(frames.count) replies, expected \(c.replies): \(String(decoding: run.stdout.prefix(500), as: UTF8.self))")
+        #expect(
+            frames.count == c.replies.count,
+            "got \(frames.count) replies, expected \(c.replies): \(String(decoding: run.stdout.prefix(500), as: UTF8.self))"
+        )
         for (reply, frame) in zip(c.replies, frames) {
             #expect(reply.matches(frame), "expected \(reply), got \(frame)")
         }
         if let message = c.stderr {
             #expect(run.stderr.contains(message), "stderr lacks \"\(message)\": \(run.stderr)")
         }
-        #expect(!run.stderr.contains("Fatal error") && !run.stderr.contains("Crash"), "crash report on stderr: \(run.stderr)")
+        #expect(
+            !run.stderr.contains("Fatal error") && !run.stderr.contains("Crash"),
+            "crash report on stderr: \(run.stderr)")
     }
 }
 
@@ -166,9 +181,11 @@ struct CorpusRunner {
     /// when either went unanswered (or anything else was written in between).
     mutating func resetAndState(before: inout [[UInt8]]) -> String? {
         sequence += 1
-        let reset = "\"~reset-\(sequence)\"", state = "\"~state-\(sequence)\""
-        plugin.write(framed(#"{"jsonrpc":"2.0","id":\#(reset),"method":"plugin/reset"}"#)
-            + framed(#"{"jsonrpc":"2.0","id":\#(state),"method":"plugin/state"}"#))
+        let reset = "\"~reset-\(sequence)\""
+        let state = "\"~state-\(sequence)\""
+        plugin.write(
+            framed(#"{"jsonrpc":"2.0","id":\#(reset),"method":"plugin/reset"}"#)
+                + framed(#"{"jsonrpc":"2.0","id":\#(state),"method":"plugin/state"}"#))
         guard let (caseFrames, _) = plugin.frames(through: reset, timeout: 60) else { return nil }
         before = caseFrames
         guard let (between, reply) = plugin.frames(through: state, timeout: 60), between.isEmpty,
@@ -192,10 +209,13 @@ struct CorpusRunner {
         }
         var replies: [[UInt8]] = []
         guard let state = resetAndState(before: &replies) else {
-            return "\(c.name): the plugin stopped serving (no answer to the reset and state after it); stderr: \(plugin.stderr.suffix(300))"
+            return
+                "\(c.name): the plugin stopped serving (no answer to the reset and state after it); stderr: \(plugin.stderr.suffix(300))"
         }
         if state != fresh { return "\(c.name): the state after a reset is not the fresh one: \(state)" }
-        let parsed = replies.map { (try? JSONParser.parse($0)) ?? .string("<not JSON: \(String(decoding: $0.prefix(100), as: UTF8.self))>") }
+        let parsed = replies.map {
+            (try? JSONParser.parse($0)) ?? .string("<not JSON: \(String(decoding: $0.prefix(100), as: UTF8.self))>")
+        }
         let shown = parsed.map { String($0.description.prefix(300)) }
         guard parsed.count == expected.count else {
             return "\(c.name): expected \(expected), got \(parsed.count) replies: \(shown)"
@@ -233,40 +253,73 @@ struct StreamEnd: Sendable, CustomStringConvertible {
     static let midFrame = "input ended mid-frame"
 
     static let cases: [StreamEnd] = [
-        StreamEnd(name: "lsp body shorter than its Content-Length", input: Array("Content-Length: 100\r\n\r\n{\"jsonrpc\"".utf8),
-                  replies: [.parseError()], stderr: midFrame),
-        StreamEnd(name: "lsp header block cut off", input: Array("Content-Length: 5\r\n".utf8), replies: [.parseError()], stderr: midFrame),
-        StreamEnd(name: "lsp header line cut off", input: Array("Content-Len".utf8), replies: [.parseError()], stderr: midFrame),
-        StreamEnd(name: "lsp good frame, then a cut-off one", input: Array((lspPending + "Content-Length: 60\r\n\r\n{").utf8),
-                  replies: [.result("7", "[]"), .parseError()], stderr: midFrame),
-        StreamEnd(name: "lsp body longer than its Content-Length", input: Array(("Content-Length: 5\r\n\r\n" + pending).utf8),
-                  replies: [.parseError(), .parseError()], stderr: midFrame),
-        StreamEnd(name: "lsp oversized body cut off", input: Array("Content-Length: 2000000\r\n\r\n".utf8) + [UInt8](repeating: 0x20, count: 1_500_000),
-                  replies: [.invalidRequest()]),
-        StreamEnd(name: "ndjson last line unterminated and cut off", input: Array((pending + "\n{\"jsonrpc\":\"2.0\",\"id\":2,").utf8),
-                  replies: [.result("7", "[]"), .parseError()]),
-        StreamEnd(name: "ndjson last line unterminated but whole", input: Array(pending.utf8), replies: [.result("7", "[]")]),
-        StreamEnd(name: "ndjson oversized last line cut off", input: [UInt8](repeating: UInt8(ascii: "["), count: 1) + [UInt8](repeating: 0x20, count: 2_000_000),
-                  replies: [.invalidRequest()]),
-        StreamEnd(name: "a byte order mark, then ndjson", input: [0xEF, 0xBB, 0xBF] + Array((pending + "\n").utf8), replies: [.result("7", "[]")]),
-        StreamEnd(name: "a byte order mark, then lsp", input: [0xEF, 0xBB, 0xBF] + Array(lspPending.utf8), replies: [.result("7", "[]")]),
+        StreamEnd(
+            name: "lsp body shorter than its Content-Length",
+            input: Array("Content-Length: 100\r\n\r\n{\"jsonrpc\"".utf8),
+            replies: [.parseError()], stderr: midFrame),
+        StreamEnd(
+            name: "lsp header block cut off", input: Array("Content-Length: 5\r\n".utf8), replies: [.parseError()],
+            stderr: midFrame),
+        StreamEnd(
+            name: "lsp header line cut off", input: Array("Content-Len".utf8), replies: [.parseError()],
+            stderr: midFrame),
+        StreamEnd(
+            name: "lsp good frame, then a cut-off one", input: Array((lspPending + "Content-Length: 60\r\n\r\n{").utf8),
+            replies: [.result("7", "[]"), .parseError()], stderr: midFrame),
+        StreamEnd(
+            name: "lsp body longer than its Content-Length", input: Array(("Content-Length: 5\r\n\r\n" + pending).utf8),
+            replies: [.parseError(), .parseError()], stderr: midFrame),
+        StreamEnd(
+            name: "lsp oversized body cut off",
+            input: Array("Content-Length: 2000000\r\n\r\n".utf8) + [UInt8](repeating: 0x20, count: 1_500_000),
+            replies: [.invalidRequest()]),
+        StreamEnd(
+            name: "ndjson last line unterminated and cut off",
+            input: Array((pending + "\n{\"jsonrpc\":\"2.0\",\"id\":2,").utf8),
+            replies: [.result("7", "[]"), .parseError()]),
+        StreamEnd(
+            name: "ndjson last line unterminated but whole", input: Array(pending.utf8), replies: [.result("7", "[]")]),
+        StreamEnd(
+            name: "ndjson oversized last line cut off",
+            input: [UInt8](repeating: UInt8(ascii: "["), count: 1) + [UInt8](repeating: 0x20, count: 2_000_000),
+            replies: [.invalidRequest()]),
+        StreamEnd(
+            name: "a byte order mark, then ndjson", input: [0xEF, 0xBB, 0xBF] + Array((pending + "\n").utf8),
+            replies: [.result("7", "[]")]),
+        StreamEnd(
+            name: "a byte order mark, then lsp", input: [0xEF, 0xBB, 0xBF] + Array(lspPending.utf8),
+            replies: [.result("7", "[]")]),
         StreamEnd(name: "half a byte order mark", input: [0xEF, 0xBB], replies: [.parseError()], stderr: midFrame),
-        StreamEnd(name: "two byte order marks", input: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array((pending + "\n").utf8),
-                  replies: [.parseError()], stderr: midFrame),
+        StreamEnd(
+            name: "two byte order marks", input: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array((pending + "\n").utf8),
+            replies: [.parseError()], stderr: midFrame),
         StreamEnd(name: "no input at all", input: [], replies: []),
         StreamEnd(name: "whitespace only", input: Array(" \r\n\t\n\n".utf8), replies: []),
-        StreamEnd(name: "garbage, auto-detected as lsp, no blank line", input: Array("hello world\n".utf8), replies: [.parseError()], stderr: midFrame),
-        StreamEnd(name: "garbage, auto-detected as lsp, with a blank line", input: Array("hello world\r\n\r\n".utf8), replies: [.parseError()]),
+        StreamEnd(
+            name: "garbage, auto-detected as lsp, no blank line", input: Array("hello world\n".utf8),
+            replies: [.parseError()], stderr: midFrame),
+        StreamEnd(
+            name: "garbage, auto-detected as lsp, with a blank line", input: Array("hello world\r\n\r\n".utf8),
+            replies: [.parseError()]),
         StreamEnd(name: "NUL bytes only", input: [0, 0, 0, 0], replies: [.parseError()], stderr: midFrame),
-        StreamEnd(name: "shutdown, then more frames", input: Array((#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"# + "\n" + pending + "\n").utf8),
-                  replies: [.result("1", "null")]),
-        StreamEnd(name: "a waitForCancel pending at the end of input", input: Array((#"{"jsonrpc":"2.0","id":1,"method":"waitForCancel"}"# + "\n").utf8),
-                  replies: []),
-        StreamEnd(name: "a batch held by a waitForCancel at the end of input",
-                  input: Array((#"[{"jsonrpc":"2.0","id":1,"method":"waitForCancel"},"# + pending + "]\n").utf8), replies: []),
-        StreamEnd(name: "--framing lsp given ndjson", input: Array((pending + "\n").utf8), replies: [.parseError()], stderr: midFrame,
-                  arguments: ["--framing", "lsp"]),
-        StreamEnd(name: "--framing ndjson given lsp", input: Array(lspPending.utf8), replies: [.parseError(), .result("7", "[]")],
-                  arguments: ["--framing", "ndjson"]),
+        StreamEnd(
+            name: "shutdown, then more frames",
+            input: Array((#"{"jsonrpc":"2.0","id":1,"method":"shutdown"}"# + "\n" + pending + "\n").utf8),
+            replies: [.result("1", "null")]),
+        StreamEnd(
+            name: "a waitForCancel pending at the end of input",
+            input: Array((#"{"jsonrpc":"2.0","id":1,"method":"waitForCancel"}"# + "\n").utf8),
+            replies: []),
+        StreamEnd(
+            name: "a batch held by a waitForCancel at the end of input",
+            input: Array((#"[{"jsonrpc":"2.0","id":1,"method":"waitForCancel"},"# + pending + "]\n").utf8), replies: []),
+        StreamEnd(
+            name: "--framing lsp given ndjson", input: Array((pending + "\n").utf8), replies: [.parseError()],
+            stderr: midFrame,
+            arguments: ["--framing", "lsp"]),
+        StreamEnd(
+            name: "--framing ndjson given lsp", input: Array(lspPending.utf8),
+            replies: [.parseError(), .result("7", "[]")],
+            arguments: ["--framing", "ndjson"]),
     ]
 }

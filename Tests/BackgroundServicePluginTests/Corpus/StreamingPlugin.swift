@@ -23,7 +23,9 @@ final class StreamingPlugin: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: Plugin.path)
         process.arguments = arguments
         process.environment = Plugin.environment(adding: environment)
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr

@@ -1,6 +1,7 @@
-@testable import BackgroundServicePlugin
 import HostProtocol
 import Testing
+
+@testable import BackgroundServicePlugin
 
 /// `--dispatch`: serial is today's plugin, byte for byte; what runs at once under `tauri`; the
 /// `strict` fix; `plugin/dispatchSchedule`.
@@ -71,7 +72,8 @@ struct DispatchModelTests {
         for outcome in strict {
             #expect(!outcome.text.contains("os/violation"), "\(outcome.choices): \(outcome.text)")
         }
-        let state = try Dispatching.lines(setup + [Dispatching.schedule(9, strict[0].choices), batch, state(20)], options)
+        let state = try Dispatching.lines(
+            setup + [Dispatching.schedule(9, strict[0].choices), batch, state(20)], options)
         #expect(state.last?.contains(#""dropped":0"#) == true)
         #expect(state.last?.contains(#""violations":0"#) == true)
     }
@@ -103,11 +105,13 @@ struct DispatchModelTests {
 
     private static func expectReorderedSerial(_ members: [String], os: OSMode) throws {
         let setup = [req(1, "startKeepalive"), req(2, "waitForCancel"), launch(3, refreshID)]
-        let tauri = try Dispatching.lines(setup + ["[\(members.joined(separator: ","))]"],
-                                          try Dispatching.options(profile: .strict, seed: 11, os: os))
+        let tauri = try Dispatching.lines(
+            setup + ["[\(members.joined(separator: ","))]"],
+            try Dispatching.options(profile: .strict, seed: 11, os: os))
         let reordered = members.filter { $0.contains("\"os/") } + members.filter { !$0.contains("\"os/") }
-        let serial = try Dispatching.lines(setup + ["[\(reordered.joined(separator: ","))]"],
-                                           try Dispatching.options(.serial, profile: .strict, os: os))
+        let serial = try Dispatching.lines(
+            setup + ["[\(reordered.joined(separator: ","))]"],
+            try Dispatching.options(.serial, profile: .strict, os: os))
         #expect(tauri.dropLast() == serial.dropLast())
         #expect(try replies(tauri.last).count == members.count)
         #expect(try replies(tauri.last) == replies(serial.last))
@@ -128,10 +132,12 @@ struct DispatchModelTests {
     /// A session method in a batch is a barrier: the jobs queued before it run to their end
     /// first. Here `plugin/state` sees the completion, and `os/expire` finds no task.
     @Test func sessionMethodsAreBarriers() throws {
-        let lines = try Plugin.lines(["--events", "--dispatch", "tauri"], [
-            req(1, "startKeepalive"), launch(2, refreshID),
-            "[\(req(3, "completeBgTask")),\(state(4)),\(expire(5, refreshID))]",
-        ])
+        let lines = try Plugin.lines(
+            ["--events", "--dispatch", "tauri"],
+            [
+                req(1, "startKeepalive"), launch(2, refreshID),
+                "[\(req(3, "completeBgTask")),\(state(4)),\(expire(5, refreshID))]",
+            ])
         let reply = try #require(lines.last)
         #expect(reply.contains(#""activeTask":null"#) && reply.contains(#""completed":1"#))
         #expect(reply.contains(#""code":-32002"#) && reply.contains("is not running"))
@@ -166,13 +172,15 @@ struct DispatchModelTests {
     @Test func scheduleControl() throws {
         let batch = "[\(req(3, "completeBgTask")),\(expire(4, refreshID))]"
         let setup = [req(1, "startKeepalive"), launch(2, refreshID)]
-        let lines = try Plugin.lines(["--dispatch", "tauri"], setup + [
-            req(5, "plugin/dispatchSchedule", #"{"choices":["main","main"]}"#), batch,
-            req(6, "plugin/dispatchSchedule", #"{"choices":["ipc"],"seed":9}"#),
-            req(7, "plugin/reset"), req(8, "plugin/dispatchSchedule"),
-            req(9, "plugin/dispatchSchedule", #"{"choices":["both"]}"#),
-            req(10, "plugin/dispatchSchedule", #"{"seed":-1}"#),
-        ])
+        let lines = try Plugin.lines(
+            ["--dispatch", "tauri"],
+            setup + [
+                req(5, "plugin/dispatchSchedule", #"{"choices":["main","main"]}"#), batch,
+                req(6, "plugin/dispatchSchedule", #"{"choices":["ipc"],"seed":9}"#),
+                req(7, "plugin/reset"), req(8, "plugin/dispatchSchedule"),
+                req(9, "plugin/dispatchSchedule", #"{"choices":["both"]}"#),
+                req(10, "plugin/dispatchSchedule", #"{"seed":-1}"#),
+            ])
         #expect(lines.contains(ok(5, #"{"decisions":0,"dispatch":"tauri","taken":[],"unused":0}"#)))
         let report = try #require(lines.first { $0.hasPrefix(#"{"id":6,"#) })
         #expect(report.contains(#""taken":["main","main","#) && report.contains(#""unused":0"#))
@@ -181,15 +189,22 @@ struct DispatchModelTests {
             let tail = #""id":\#(id),"jsonrpc":"2.0"}"#
             #expect(lines.contains { $0.hasPrefix(#"{"error":{"code":-32602"#) && $0.hasSuffix(tail) })
         }
-        let serial = try Plugin.lines([], setup + [req(5, "plugin/dispatchSchedule", #"{"choices":["main"]}"#), batch,
-                                                   req(6, "plugin/dispatchSchedule")])
+        let serial = try Plugin.lines(
+            [],
+            setup + [
+                req(5, "plugin/dispatchSchedule", #"{"choices":["main"]}"#), batch,
+                req(6, "plugin/dispatchSchedule"),
+            ])
         #expect(serial.last == ok(6, #"{"decisions":0,"dispatch":"serial","taken":[],"unused":1}"#))
     }
 
     /// A bad `plugin/dispatchSchedule` param is -32602 naming the member, what it may be (the
     /// seed's range, the queue names) and what it was.
     @Test(arguments: [
-        (#"{"seed":18446744073709551615}"#, #"\"seed\" must be an integer from 0 to 9223372036854775807, got 18446744073709551615"#),
+        (
+            #"{"seed":18446744073709551615}"#,
+            #"\"seed\" must be an integer from 0 to 9223372036854775807, got 18446744073709551615"#
+        ),
         (#"{"seed":-1}"#, #"\"seed\" must be an integer from 0 to 9223372036854775807, got -1"#),
         (#"{"seed":1.5}"#, #"\"seed\" must be an integer from 0 to 9223372036854775807, got 1.5"#),
         (#"{"choices":["ipc","x"]}"#, #"\"choices[1]\" must be \"ipc\" or \"main\", got \"x\""#),
@@ -203,11 +218,13 @@ struct DispatchModelTests {
     /// `plugin/reset` starts the PRNG over: the same case after a reset gives the same bytes
     /// as in a fresh process (what a fuzzer reusing one process needs).
     @Test func resetReseeds() throws {
-        let case_ = [req(1, "startKeepalive"), req(2, "waitForCancel"), launch(3, refreshID),
-                     "[\(req(4, "completeBgTask")),\(expire(5, refreshID))]"]
+        let script = [
+            req(1, "startKeepalive"), req(2, "waitForCancel"), launch(3, refreshID),
+            "[\(req(4, "completeBgTask")),\(expire(5, refreshID))]",
+        ]
         let args = ["--events", "--dispatch", "tauri", "--dispatch-seed", "5"]
-        let fresh = try Plugin.lines(args, case_)
-        let reused = try Plugin.lines(args, case_ + [req(6, "plugin/reset")] + case_)
+        let fresh = try Plugin.lines(args, script)
+        let reused = try Plugin.lines(args, script + [req(6, "plugin/reset")] + script)
         #expect(Array(reused.suffix(fresh.count)) == fresh)
     }
 

@@ -1,6 +1,7 @@
-@testable import BackgroundServicePlugin
 import HostProtocol
 import Testing
+
+@testable import BackgroundServicePlugin
 
 /// `--dispatch tauri`: the seed's cross-queue races, each with a witness schedule, and the
 /// `strict` profile, under which no schedule produces one.
@@ -9,9 +10,10 @@ struct DispatchRaceTests {
     static let tauri = ["--events", "--dispatch", "tauri"]
     /// A task running and a `waitForCancel` (id 2) pending.
     static let prefix = [req(1, "startKeepalive"), req(2, "waitForCancel"), launch(3, refreshID)]
-    static let prefixOutput = evScheduled("900") + [
-        ok(1), evLaunched(refreshID, at: "0"), evTimer("started", "28"), launched(3, refreshID, at: "0"),
-    ]
+    static let prefixOutput =
+        evScheduled("900") + [
+            ok(1), evLaunched(refreshID, at: "0"), evTimer("started", "28"), launched(3, refreshID, at: "0"),
+        ]
     static let installed = ok(4, #"{"decisions":0,"dispatch":"tauri","taken":[],"unused":0}"#)
     static let ipc = DispatchQueueName.ipc, main = DispatchQueueName.main
 
@@ -21,23 +23,27 @@ struct DispatchRaceTests {
     /// `handleExpiration` 135-137.
     @Test func doubleCompletionWitness() throws {
         let choices = [Self.ipc, .ipc, .ipc] + Array(repeating: Self.main, count: 19)
-        let lines = try Plugin.lines(Self.tauri, Self.prefix + [
-            Dispatching.schedule(4, choices), "[\(req(5, "completeBgTask")),\(expire(6, refreshID))]", state(7),
-        ])
+        let lines = try Plugin.lines(
+            Self.tauri,
+            Self.prefix + [
+                Dispatching.schedule(4, choices), "[\(req(5, "completeBgTask")),\(expire(6, refreshID))]", state(7),
+            ])
         var s = StateLine()
         s.scheduled("900")
         (s.launched, s.completed, s.expired, s.violations) = (1, 1, 1, 1)
-        #expect(lines == Self.prefixOutput + [
-            Self.installed,
-            // ipc: success, hadActiveTask, `if let task = currentRefreshTask`; then main runs.
-            evExpired(refreshID, at: "0"), ok(2), evCompleted(refreshID, false, at: "0"),
-            evSubmitted(refreshID, "900"), evSubmitted(processingID, "900"), evTimer("invalidated", "28"),
-            // ipc goes on with the task it read: a second setTaskCompleted.
-            evViolation(
-                "exactly-once", "setTaskCompleted(success: true) called again for \(refreshID) launched at 0; ignored"),
-            evSubmitted(refreshID, "900"), evSubmitted(processingID, "900"),
-            "[\(ok(5)),\(ok(6))]", s.line(7),
-        ])
+        #expect(
+            lines == Self.prefixOutput + [
+                Self.installed,
+                // ipc: success, hadActiveTask, `if let task = currentRefreshTask`; then main runs.
+                evExpired(refreshID, at: "0"), ok(2), evCompleted(refreshID, false, at: "0"),
+                evSubmitted(refreshID, "900"), evSubmitted(processingID, "900"), evTimer("invalidated", "28"),
+                // ipc goes on with the task it read: a second setTaskCompleted.
+                evViolation(
+                    "exactly-once",
+                    "setTaskCompleted(success: true) called again for \(refreshID) launched at 0; ignored"),
+                evSubmitted(refreshID, "900"), evSubmitted(processingID, "900"),
+                "[\(ok(5)),\(ok(6))]", s.line(7),
+            ])
     }
 
     /// A `waitForCancel` stored after the expiration that should have resolved it: the handler
@@ -45,22 +51,27 @@ struct DispatchRaceTests {
     /// lets go of it unanswered. Seed: `handleExpiration` 129 and 145 (`cleanup` 180) against
     /// `waitForCancel` 188. Reported as `invoke.never-answered`; its batch slot is empty.
     @Test func lostWaitForCancelWitness() throws {
-        let lines = try Plugin.lines(Self.tauri, [req(1, "startKeepalive"), launch(3, refreshID)] + [
-            Dispatching.schedule(4, [.main, .ipc]), "[\(req(5, "waitForCancel")),\(expire(6, refreshID))]", state(7),
-        ])
+        let lines = try Plugin.lines(
+            Self.tauri,
+            [req(1, "startKeepalive"), launch(3, refreshID)] + [
+                Dispatching.schedule(4, [.main, .ipc]), "[\(req(5, "waitForCancel")),\(expire(6, refreshID))]",
+                state(7),
+            ])
         var s = StateLine()
         s.scheduled("900")
         (s.launched, s.completed, s.expired, s.violations, s.dropped) = (1, 1, 1, 1, 1)
-        let detail = #"waitForCancel request 5 was let go of without an answer by handleExpiration at "#
+        let detail =
+            #"waitForCancel request 5 was let go of without an answer by handleExpiration at "#
             + #"\"cleanup() › pendingCancelInvoke = nil\"; its caller waits forever"#
-        #expect(lines == evScheduled("900") + [
-            ok(1), evLaunched(refreshID, at: "0"), evTimer("started", "28"), launched(3, refreshID, at: "0"),
-            Self.installed,
-            evExpired(refreshID, at: "0"), evCompleted(refreshID, false, at: "0"),
-            evSubmitted(refreshID, "900"), evSubmitted(processingID, "900"),
-            evViolation("invoke.never-answered", detail), evTimer("invalidated", "28"),
-            "[\(ok(6))]", s.line(7),
-        ])
+        #expect(
+            lines == evScheduled("900") + [
+                ok(1), evLaunched(refreshID, at: "0"), evTimer("started", "28"), launched(3, refreshID, at: "0"),
+                Self.installed,
+                evExpired(refreshID, at: "0"), evCompleted(refreshID, false, at: "0"),
+                evSubmitted(refreshID, "900"), evSubmitted(processingID, "900"),
+                evViolation("invoke.never-answered", detail), evTimer("invalidated", "28"),
+                "[\(ok(6))]", s.line(7),
+            ])
     }
 
     /// invoke.answered-once, broken by a race: `cancelCancelListener` (ipc) reads the pending
@@ -68,20 +79,24 @@ struct DispatchRaceTests {
     /// second answer is reported, not written; with the `second-answer-written` mutant it is.
     @Test(arguments: [false, true])
     func doubleAnswerWitness(mutant: Bool) throws {
-        let run = try Plugin.run(Self.tauri, Self.prefix + [
-            Dispatching.schedule(4, [.ipc, .main, .main, .main, .ipc, .ipc, .ipc]),
-            "[\(req(5, "cancelCancelListener")),\(expire(6, refreshID))]",
-        ], environment: mutant ? ["BSP_FAULT": "second-answer-written"] : [:])
-        let second = mutant
+        let run = try Plugin.run(
+            Self.tauri,
+            Self.prefix + [
+                Dispatching.schedule(4, [.ipc, .main, .main, .main, .ipc, .ipc, .ipc]),
+                "[\(req(5, "cancelCancelListener")),\(expire(6, refreshID))]",
+            ], environment: mutant ? ["BSP_FAULT": "second-answer-written"] : [:])
+        let second =
+            mutant
             ? rejected(2, "listenerCancelled")
             : evViolation(
                 "invoke.answered-once",
                 "waitForCancel request 2 answered a second time; the second answer was not written")
-        #expect(run.lines == Self.prefixOutput + [
-            Self.installed, evExpired(refreshID, at: "0"), ok(2), second,
-            evCompleted(refreshID, false, at: "0"), evSubmitted(refreshID, "900"), evSubmitted(processingID, "900"),
-            evTimer("invalidated", "28"), "[\(ok(5)),\(ok(6))]",
-        ])
+        #expect(
+            run.lines == Self.prefixOutput + [
+                Self.installed, evExpired(refreshID, at: "0"), ok(2), second,
+                evCompleted(refreshID, false, at: "0"), evSubmitted(refreshID, "900"), evSubmitted(processingID, "900"),
+                evTimer("invalidated", "28"), "[\(ok(5)),\(ok(6))]",
+            ])
     }
 
     /// Every schedule of `[waitForCancel, os/expire]` (seed): the wait is resolved when stored

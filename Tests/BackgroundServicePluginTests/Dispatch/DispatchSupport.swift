@@ -1,6 +1,7 @@
-@testable import BackgroundServicePlugin
 import HostProtocol
 import Testing
+
+@testable import BackgroundServicePlugin
 
 /// In-process runs of the engine under `--dispatch`, and the exhaustive enumeration of the
 /// schedules of one batch.

@@ -1,6 +1,7 @@
-@testable import BackgroundServicePlugin
 import HostProtocol
 import Testing
+
+@testable import BackgroundServicePlugin
 
 /// `--os ios` with `--dispatch tauri`: a process that ends in the middle of a batch takes its
 /// queued `ipc` jobs with it.
@@ -14,12 +15,14 @@ struct DispatchTerminationTests {
     /// and its invoke is answered `terminated` like every invoke the process held.
     @Test func aQueuedInvokeDiesWithItsProcess() throws {
         let choices = [Self.ipc, .ipc, .ipc] + Array(repeating: Self.main, count: 19)
-        let lines = try Plugin.lines(Self.flags, [
-            req(1, "startKeepalive"), req(2, "waitForCancel"), launch(3, refreshID),
-            Dispatching.schedule(4, choices),
-            #"[\#(req(5, "completeBgTask")),{"jsonrpc":"2.0","id":6,"method":"os/terminate","params":{"reason":"system"}}]"#,
-            state(7),
-        ])
+        let lines = try Plugin.lines(
+            Self.flags,
+            [
+                req(1, "startKeepalive"), req(2, "waitForCancel"), launch(3, refreshID),
+                Dispatching.schedule(4, choices),
+                #"[\#(req(5, "completeBgTask")),{"jsonrpc":"2.0","id":6,"method":"os/terminate","params":{"reason":"system"}}]"#,
+                state(7),
+            ])
         let batch = try #require(lines.first { $0.hasPrefix("[") })
         let replies = try #require(try JSONParser.parse(Array(batch.utf8)).arrayValue)
         #expect(replies.count == 2)
@@ -65,7 +68,8 @@ struct DispatchTerminationTests {
         let refused: JSONValue = ["error": RPCError.appNotRunning.json, "id": 3, "jsonrpc": "2.0"]
         let seed = try Dispatching.allSchedules(setup: setup, batch: batch, try Dispatching.options(os: .ios))
         #expect(answers(seed) == [ran, refused])
-        let mainFirst = try Dispatching.run(setup: setup, batch: batch, choices: [.main], try Dispatching.options(os: .ios))
+        let mainFirst = try Dispatching.run(
+            setup: setup, batch: batch, choices: [.main], try Dispatching.options(os: .ios))
         let serialOptions = try Dispatching.options(.serial, os: .ios)
         let serial = try Dispatching.lines(setup + [batch], serialOptions)
         #expect(mainFirst.lines == Array(serial.dropFirst(try Dispatching.lines(setup, serialOptions).count)))
@@ -91,4 +95,3 @@ struct DispatchTerminationTests {
         #expect(counters["dropped"] == 1 && counters["violations"] == 1)
     }
 }
-

@@ -1,6 +1,7 @@
-@testable import BackgroundServicePlugin
 import HostProtocol
 import Testing
+
+@testable import BackgroundServicePlugin
 
 /// A large batch under `--dispatch tauri`: every member stays pending until its job runs, so
 /// the pending ids and the queues hold the whole batch at once. Each operation on them is

@@ -18,7 +18,8 @@ struct PluginRun: Sendable {
 
     /// stdout as lines, without their `\n` (a last unterminated line is kept).
     var lines: [String] {
-        var parts = String(decoding: stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var parts = String(decoding: stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
         if parts.last == "" { parts.removeLast() }
         return parts
     }
@@ -34,8 +35,10 @@ struct PluginRun: Sendable {
 enum Plugin {
     static let path: String = {
         if let override = ProcessInfo.processInfo.environment["BSP_PLUGIN_PATH"], !override.isEmpty { return override }
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("background-service-plugin").path
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("background-service-plugin")
+            .path
     }()
 
     /// Writing to a plugin that has already exited (after `shutdown`) must not kill the tests.
@@ -64,7 +67,9 @@ enum Plugin {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = Self.environment(adding: environment)
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
@@ -72,7 +77,8 @@ enum Plugin {
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
 
-        let outBox = DataBox(), errBox = DataBox()
+        let outBox = DataBox()
+        let errBox = DataBox()
         let readers = DispatchGroup()
         spawn(readers) { outBox.set(stdout.fileHandleForReading.readDataToEndOfFile()) }
         spawn(readers) { errBox.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
@@ -95,15 +101,22 @@ enum Plugin {
     }
 
     /// Runs the plugin on a script of ndjson lines (each gets its `\n`).
-    static func run(_ arguments: [String] = [], _ script: [String], environment: [String: String] = [:]) throws -> PluginRun {
+    static func run(_ arguments: [String] = [], _ script: [String], environment: [String: String] = [:]) throws
+        -> PluginRun
+    {
         try run(arguments, input: Array(script.map { $0 + "\n" }.joined().utf8), environment: environment)
     }
 
     /// Runs a script and returns stdout's lines, checking that the plugin exited 0 in time.
-    static func lines(_ arguments: [String] = [], _ script: [String], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+    static func lines(
+        _ arguments: [String] = [], _ script: [String], environment: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> [String] {
         let result = try run(arguments, script, environment: environment)
         #expect(!result.timedOut, "the plugin hung", sourceLocation: sourceLocation)
-        #expect(result.status == 0, "exit status \(result.status); stderr: \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.status == 0, "exit status \(result.status); stderr: \(result.stderr)", sourceLocation: sourceLocation
+        )
         return result.lines
     }
 
@@ -140,7 +153,8 @@ final class TemporaryFile: Sendable {
     let path: String
 
     init(_ contents: String, suffix: String = ".plist") throws {
-        path = FileManager.default.temporaryDirectory
+        path =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("bsp-test-\(UUID().uuidString)\(suffix)").path
         try contents.write(toFile: path, atomically: true, encoding: .utf8)
     }

@@ -13,7 +13,9 @@ struct StateLine {
     var config = Config()
     /// Raw JSON objects, already sorted by identifier.
     var pendingRequests: [String] = []
-    var registered = [#"{"identifier":"\#(processingID)","kind":"processing"}"#, #"{"identifier":"\#(refreshID)","kind":"refresh"}"#]
+    var registered = [
+        #"{"identifier":"\#(processingID)","kind":"processing"}"#, #"{"identifier":"\#(refreshID)","kind":"refresh"}"#,
+    ]
     var autoLaunch = false
     var backgroundRefreshStatus = "available"
     var externalPower = false
@@ -34,7 +36,9 @@ struct StateLine {
     }
 
     /// Both requests of one schedule-next made at `earliest` (processing may differ).
-    mutating func scheduled(_ refreshAt: String, _ processingAt: String? = nil, power: Bool = false, network: Bool = false) {
+    mutating func scheduled(
+        _ refreshAt: String, _ processingAt: String? = nil, power: Bool = false, network: Bool = false
+    ) {
         pendingRequests = [
             requestJSON(processingID, processingAt ?? refreshAt, power: power, network: network),
             requestJSON(refreshID, refreshAt),
@@ -47,10 +51,13 @@ struct StateLine {
     }
 
     var resultJSON: String {
-        let conditions = #"{"autoLaunch":\#(autoLaunch),"backgroundRefreshStatus":"\#(backgroundRefreshStatus)","externalPower":\#(externalPower),"networkConnected":\#(networkConnected)}"#
-        let counters = #"{"completed":\#(completed),"dropped":\#(dropped),"expired":\#(expired),"launched":\#(launched),"violations":\#(violations)}"#
+        let conditions =
+            #"{"autoLaunch":\#(autoLaunch),"backgroundRefreshStatus":"\#(backgroundRefreshStatus)","externalPower":\#(externalPower),"networkConnected":\#(networkConnected)}"#
+        let counters =
+            #"{"completed":\#(completed),"dropped":\#(dropped),"expired":\#(expired),"launched":\#(launched),"violations":\#(violations)}"#
         let timer = safetyTimer.map { #"{"deadline":\#($0)}"# } ?? "null"
-        return #"{"activeTask":\#(activeTask),"cancelInvokePending":\#(pendingCancelInvoke != nil),"clock":"\#(clock)","conditions":\#(conditions),"config":\#(config.json),"counters":\#(counters),"notificationAuthorizationRequests":1,"now":\#(now),"pendingCancelInvoke":\#(pendingCancelInvoke ?? "null"),"pendingRequests":[\#(pendingRequests.joined(separator: ","))],"profile":"\#(profile)","registered":[\#(registered.joined(separator: ","))],"safetyTimer":\#(timer)}"#
+        return
+            #"{"activeTask":\#(activeTask),"cancelInvokePending":\#(pendingCancelInvoke != nil),"clock":"\#(clock)","conditions":\#(conditions),"config":\#(config.json),"counters":\#(counters),"notificationAuthorizationRequests":1,"now":\#(now),"pendingCancelInvoke":\#(pendingCancelInvoke ?? "null"),"pendingRequests":[\#(pendingRequests.joined(separator: ","))],"profile":"\#(profile)","registered":[\#(registered.joined(separator: ","))],"safetyTimer":\#(timer)}"#
     }
 
     /// The reply line to `plugin/state` request `id`.

@@ -60,21 +60,30 @@ func now(_ id: Int, _ now: String) -> String { ok(id, #"{"now":\#(now)}"#) }
 func kindOf(_ identifier: String) -> String { identifier.hasSuffix("processing") ? "processing" : "refresh" }
 
 /// A task request as `os/pendingTaskRequests` and `os/requestSubmitted` show it.
-func requestJSON(_ identifier: String, _ earliest: String, power: Bool = false, network: Bool = false, kind: String? = nil) -> String {
+func requestJSON(
+    _ identifier: String, _ earliest: String, power: Bool = false, network: Bool = false, kind: String? = nil
+) -> String {
     #"{"earliestBeginDate":\#(earliest),"identifier":"\#(identifier)","kind":"\#(kind ?? kindOf(identifier))","requiresExternalPower":\#(power),"requiresNetworkConnectivity":\#(network)}"#
 }
 
 // MARK: - Events
 
-func event(_ method: String, _ params: String) -> String { #"{"jsonrpc":"2.0","method":"\#(method)","params":\#(params)}"# }
+func event(_ method: String, _ params: String) -> String {
+    #"{"jsonrpc":"2.0","method":"\#(method)","params":\#(params)}"#
+}
 
 func evSubmitted(_ identifier: String, _ earliest: String, power: Bool = false, network: Bool = false) -> String {
     event("os/requestSubmitted", requestJSON(identifier, earliest, power: power, network: network))
 }
 
 /// The two `os/requestSubmitted` events of one schedule-next.
-func evScheduled(_ refreshAt: String, _ processingAt: String? = nil, power: Bool = false, network: Bool = false) -> [String] {
-    [evSubmitted(refreshID, refreshAt), evSubmitted(processingID, processingAt ?? refreshAt, power: power, network: network)]
+func evScheduled(_ refreshAt: String, _ processingAt: String? = nil, power: Bool = false, network: Bool = false)
+    -> [String]
+{
+    [
+        evSubmitted(refreshID, refreshAt),
+        evSubmitted(processingID, processingAt ?? refreshAt, power: power, network: network),
+    ]
 }
 
 func evSubmitFailed(_ identifier: String, _ error: String) -> String {
@@ -87,7 +96,9 @@ func evLaunched(_ identifier: String, at: String) -> String {
     event("os/taskLaunched", #"{"at":\#(at),"identifier":"\#(identifier)","kind":"\#(kindOf(identifier))"}"#)
 }
 
-func evExpired(_ identifier: String, at: String) -> String { event("os/taskExpired", #"{"at":\#(at),"identifier":"\#(identifier)"}"#) }
+func evExpired(_ identifier: String, at: String) -> String {
+    event("os/taskExpired", #"{"at":\#(at),"identifier":"\#(identifier)"}"#)
+}
 
 func evCompleted(_ identifier: String, _ success: Bool, at: String) -> String {
     event("os/taskCompleted", #"{"at":\#(at),"identifier":"\#(identifier)","success":\#(success)}"#)

@@ -1,6 +1,7 @@
-@testable import BackgroundServicePlugin
 import HostProtocol
 import Testing
+
+@testable import BackgroundServicePlugin
 
 /// `PluginEngine` driven in-process: bytes in, bytes out.
 @Suite("unit: PluginEngine")

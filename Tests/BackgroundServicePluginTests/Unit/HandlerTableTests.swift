@@ -1,6 +1,7 @@
-@testable import BackgroundServicePlugin
 import HostProtocol
 import Testing
+
+@testable import BackgroundServicePlugin
 
 /// The engine's handler table: found by the name's bytes, replaced by a later set,
 /// removed by setting nil, and nothing found for a name it does not have.

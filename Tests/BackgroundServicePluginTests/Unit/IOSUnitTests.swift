@@ -1,6 +1,7 @@
-@testable import BackgroundServicePlugin
 import HostProtocol
 import Testing
+
+@testable import BackgroundServicePlugin
 
 /// The `--os ios` system's parts in-process: the energy budget, the plan of a request,
 /// the advance loop's order at equal times, and a process that ends.
@@ -41,7 +42,8 @@ struct IOSUnitTests {
         for _ in 0..<2000 { seen.insert(rng.uniform(in: 3...7)) }
         #expect(seen == [3, 4, 5, 6, 7])
         #expect(rng.uniform(in: 4...4) == 4)
-        var a = SplitMix64(seed: 42), b = SplitMix64(seed: 42)
+        var a = SplitMix64(seed: 42)
+        var b = SplitMix64(seed: 42)
         #expect((0..<5).map { _ in a.next() } == (0..<5).map { _ in b.next() })
     }
 

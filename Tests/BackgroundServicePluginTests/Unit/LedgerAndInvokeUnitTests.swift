@@ -1,6 +1,7 @@
-@testable import BackgroundServicePlugin
 import HostProtocol
 import Testing
+
+@testable import BackgroundServicePlugin
 
 /// The completion ledger (exactly-once) and the Invoke abstraction (answered once).
 @Suite("unit: completion ledger and Invoke")
@@ -22,10 +23,15 @@ struct LedgerAndInvokeUnitTests {
         #expect(rec.names == ["os/taskCompleted", "os/violation"])
         #expect(rec.violationRules == ["exactly-once"])
         #expect(rec.events[0].params["success"]?.boolValue == true)
-        #expect(rec.events[1].params["detail"]?.stringValue == "setTaskCompleted(success: false) called again for \(refreshID) launched at 0; ignored")
+        #expect(
+            rec.events[1].params["detail"]?.stringValue
+                == "setTaskCompleted(success: false) called again for \(refreshID) launched at 0; ignored")
         #expect(rec.sink.counters.completed == 1)
         #expect(rec.sink.counters.violations == 1)
-        #expect(rec.logs == ["violation of exactly-once: setTaskCompleted(success: false) called again for \(refreshID) launched at 0; ignored"])
+        #expect(
+            rec.logs == [
+                "violation of exactly-once: setTaskCompleted(success: false) called again for \(refreshID) launched at 0; ignored"
+            ])
     }
 
     /// Each launch is its own task: completing two different tasks is fine.
@@ -83,7 +89,11 @@ struct LedgerAndInvokeUnitTests {
         } else {
             #expect(log.delivered.first == .some(.failure(.rejected(.completed))))
         }
-        #expect(log.twice == Array(repeating: "completeBgTask request 7 answered a second time; the second answer was not written", count: 2))
+        #expect(
+            log.twice
+                == Array(
+                    repeating: "completeBgTask request 7 answered a second time; the second answer was not written",
+                    count: 2))
     }
 
     /// An invoke released without an answer is delivered as "dropped" (nil), once.
@@ -116,6 +126,10 @@ struct LedgerAndInvokeUnitTests {
         pending.resolve()
         #expect(engine.world.events.counters.violations == 1)
         let output = String(decoding: engine.takeOutput(), as: UTF8.self)
-        #expect(output == ok(2) + "\n" + evViolation("invoke.answered-once", "waitForCancel request 2 answered a second time; the second answer was not written") + "\n")
+        #expect(
+            output == ok(2) + "\n"
+                + evViolation(
+                    "invoke.answered-once",
+                    "waitForCancel request 2 answered a second time; the second answer was not written") + "\n")
     }
 }

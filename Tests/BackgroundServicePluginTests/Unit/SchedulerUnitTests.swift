@@ -1,12 +1,15 @@
-@testable import BackgroundServicePlugin
 import HostProtocol
 import Testing
+
+@testable import BackgroundServicePlugin
 
 /// The emulated `BGTaskScheduler`, in-process: errors, limits, replacement, registration.
 @Suite("unit: BGTaskScheduler")
 struct SchedulerUnitTests {
     static let many: [String] = (1...12).map { "com.example.app.p\($0)" }
-    static let bigPlist = InfoPlist(permittedIdentifiers: Set([refreshID, processingID, "com.example.app.r2"] + many), backgroundModes: ["fetch", "processing"])
+    static let bigPlist = InfoPlist(
+        permittedIdentifiers: Set([refreshID, processingID, "com.example.app.r2"] + many),
+        backgroundModes: ["fetch", "processing"])
 
     func submitError(_ scheduler: BGTaskScheduler, _ request: BGTaskRequest) -> SchedulerErrorKind? {
         do {
@@ -33,7 +36,11 @@ struct SchedulerUnitTests {
         (InfoPlist(permittedIdentifiers: [processingID], backgroundModes: ["fetch", "processing"]), true, false),
         (InfoPlist(permittedIdentifiers: [refreshID, processingID], backgroundModes: ["processing"]), true, false),
         (InfoPlist(permittedIdentifiers: [refreshID, processingID], backgroundModes: ["fetch"]), false, true),
-        (InfoPlist(permittedIdentifiers: [refreshID, processingID], backgroundModes: ["background-fetch", "background-processing"]), true, true),
+        (
+            InfoPlist(
+                permittedIdentifiers: [refreshID, processingID],
+                backgroundModes: ["background-fetch", "background-processing"]), true, true
+        ),
     ])
     func notPermitted(plist: InfoPlist, refreshFails: Bool, processingFails: Bool) {
         let os = makeOS(EventRecorder(), plist: plist)
@@ -64,7 +71,9 @@ struct SchedulerUnitTests {
         #expect(os.scheduler.pendingRequest(refreshID)?.earliestBeginDate == seconds(20))
         let replaced = try #require(os.scheduler.pendingRequest(Self.many[0]) as? BGProcessingTaskRequest)
         #expect(replaced.earliestBeginDate == seconds(5) && replaced.requiresExternalPower)
-        #expect(pending.map(\.identifier) == pending.map(\.identifier).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        #expect(
+            pending.map(\.identifier) == pending.map(\.identifier).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        )
     }
 
     @Test func cancelReportsOnlyWhatWasPending() throws {
@@ -96,13 +105,18 @@ struct SchedulerUnitTests {
         let error = #expect(throws: BGTaskScheduler.RegistrationError.self) {
             try os.scheduler.register(forTaskWithIdentifier: processingID, kind: .processing) { _ in }
         }
-        #expect(error?.description == "launch handler for \(processingID) registered after the app finished launching; all launch handlers must be registered before then")
+        #expect(
+            error?.description
+                == "launch handler for \(processingID) registered after the app finished launching; all launch handlers must be registered before then"
+        )
         #expect(os.scheduler.registrations.isEmpty)
     }
 
     /// A plugin world (the plugin loaded) refuses a second load: its handlers are registered.
     @Test func pluginLoadTwiceThrows() throws {
-        let world = try PluginWorld(options: PluginOptions(), infoPlist: .defaultPlist(bundleIdentifier: "com.example.app"), events: EventRecorder().sink, monotonicNanoseconds: { 0 })
+        let world = try PluginWorld(
+            options: PluginOptions(), infoPlist: .defaultPlist(bundleIdentifier: "com.example.app"),
+            events: EventRecorder().sink, monotonicNanoseconds: { 0 })
         #expect(throws: BGTaskScheduler.RegistrationError.self) { try world.plugin.load() }
         #expect(world.os.scheduler.registrations.count == 2)
     }
@@ -118,7 +132,9 @@ struct SchedulerUnitTests {
     @Test func expireRunsTheHandlerOnce() throws {
         let os = makeOS(EventRecorder())
         var runs = 0
-        try os.scheduler.register(forTaskWithIdentifier: refreshID, kind: .refresh) { task in task.expirationHandler = { runs += 1 } }
+        try os.scheduler.register(forTaskWithIdentifier: refreshID, kind: .refresh) { task in
+            task.expirationHandler = { runs += 1 }
+        }
         try os.scheduler.submit(refreshRequest())
         _ = try os.launch(identifier: refreshID)
         try os.expire(identifier: refreshID)

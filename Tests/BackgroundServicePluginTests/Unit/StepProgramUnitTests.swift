@@ -1,7 +1,8 @@
-@testable import BackgroundServicePlugin
 import Foundation
 import HostProtocol
 import Testing
+
+@testable import BackgroundServicePlugin
 
 /// Step programs: how a run steps through them, and the mutations made to them.
 @Suite("unit: step programs and mutations")
@@ -13,20 +14,29 @@ struct StepProgramUnitTests {
 
     /// `a; if flag { b; helper() { c; d } } else { e }; guard stop else return; f`.
     static func program(flag: Bool, stop: Bool) -> StepProgram<Log> {
-        StepProgram(name: "toy", steps: [
-            w.step("a") { $0.lines.append("a") },
-            w.when("if flag", { $0.lines.append("if"); return flag }, then: {
-                w.step("b") { $0.lines.append("b") }
-                w.call("helper()") {
-                    w.step("c") { $0.lines.append("c") }
-                    w.step("d") { $0.lines.append("d") }
-                }
-            }, else: {
-                w.step("e") { $0.lines.append("e") }
-            }),
-            w.exitUnless("guard stop") { _ in !stop },
-            w.step("f") { $0.lines.append("f") },
-        ])
+        StepProgram(
+            name: "toy",
+            steps: [
+                w.step("a") { $0.lines.append("a") },
+                w.when(
+                    "if flag",
+                    {
+                        $0.lines.append("if")
+                        return flag
+                    },
+                    then: {
+                        w.step("b") { $0.lines.append("b") }
+                        w.call("helper()") {
+                            w.step("c") { $0.lines.append("c") }
+                            w.step("d") { $0.lines.append("d") }
+                        }
+                    },
+                    else: {
+                        w.step("e") { $0.lines.append("e") }
+                    }),
+                w.exitUnless("guard stop") { _ in !stop },
+                w.step("f") { $0.lines.append("f") },
+            ])
     }
 
     /// One `step()` runs one statement; a branch's condition is a step, a call is not; the
@@ -51,7 +61,8 @@ struct StepProgramUnitTests {
     /// statements as stepping, and its trace names the step running, helpers included.
     @Test(arguments: [(true, false), (false, false), (true, true), (false, true)])
     func directRunsLikeStepping(flag: Bool, stop: Bool) {
-        let stepped = Log(), direct = Log()
+        let stepped = Log()
+        let direct = Log()
         StepRun(Self.program(flag: flag, stop: stop), frame: stepped).runToEnd()
         let trace = StepTrace()
         let completed = Self.program(flag: flag, stop: stop).direct(direct, trace)
@@ -59,9 +70,11 @@ struct StepProgramUnitTests {
         #expect(completed == !stop)
         #expect(trace.label == (stop ? "guard stop" : "f"))
         let inHelper = StepTrace()
-        let probe = StepProgram<Log>(name: "probe", steps: [
-            Self.w.call("cleanup()") { Self.w.step("pendingCancelInvoke = nil") { _ in } }
-        ])
+        let probe = StepProgram<Log>(
+            name: "probe",
+            steps: [
+                Self.w.call("cleanup()") { Self.w.step("pendingCancelInvoke = nil") { _ in } }
+            ])
         _ = probe.direct(Log(), inHelper)
         #expect(inHelper.label == "cleanup() › pendingCancelInvoke = nil")
     }

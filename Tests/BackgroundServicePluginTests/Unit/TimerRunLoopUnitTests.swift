@@ -1,6 +1,7 @@
-@testable import BackgroundServicePlugin
 import HostProtocol
 import Testing
+
+@testable import BackgroundServicePlugin
 
 /// The emulated run loop's timers and `EmulatedOS.advance(to:)`'s ordering.
 @Suite("unit: timer run loop")
@@ -16,8 +17,12 @@ struct TimerRunLoopUnitTests {
 
     @Test func positiveIntervalIsExactToTheNanosecond() {
         let loop = TimerRunLoop(clock: virtualClock())
-        #expect(loop.scheduledTimer(withTimeInterval: 28, repeats: false) { _ in }.fireDate == VirtualTime(nanoseconds: 28_000_000_000))
-        #expect(loop.scheduledTimer(withTimeInterval: 1e-9, repeats: false) { _ in }.fireDate == VirtualTime(nanoseconds: 1))
+        #expect(
+            loop.scheduledTimer(withTimeInterval: 28, repeats: false) { _ in }.fireDate
+                == VirtualTime(nanoseconds: 28_000_000_000))
+        #expect(
+            loop.scheduledTimer(withTimeInterval: 1e-9, repeats: false) { _ in }.fireDate == VirtualTime(nanoseconds: 1)
+        )
     }
 
     /// Timers fire in deadline order, ties in creation order, each at its own deadline.
@@ -25,7 +30,9 @@ struct TimerRunLoopUnitTests {
         let os = makeOS(EventRecorder())
         var fired: [(String, VirtualTime)] = []
         for (name, interval) in [("a", 5.0), ("b", 1.0), ("c", 5.0), ("d", 3.0), ("e", 1.0), ("f", 0.0), ("g", -1.0)] {
-            os.runLoop.scheduledTimer(withTimeInterval: interval, repeats: false) { _ in fired.append((name, os.clock.now)) }
+            os.runLoop.scheduledTimer(withTimeInterval: interval, repeats: false) { _ in
+                fired.append((name, os.clock.now))
+            }
         }
         os.advance(to: seconds(10))
         #expect(fired.map(\.0) == ["f", "g", "b", "e", "d", "a", "c"])
@@ -52,7 +59,9 @@ struct TimerRunLoopUnitTests {
         let loop = TimerRunLoop(clock: virtualClock())
         var states: [SafetyTimerEvent.State] = []
         var fires = 0
-        let timer = loop.scheduledTimer(withTimeInterval: 1, repeats: false, observer: { state, _ in states.append(state) }) { _ in fires += 1 }
+        let timer = loop.scheduledTimer(
+            withTimeInterval: 1, repeats: false, observer: { state, _ in states.append(state) },
+            block: { _ in fires += 1 })
         timer.invalidate()
         timer.invalidate()
         timer.fire()
@@ -65,7 +74,8 @@ struct TimerRunLoopUnitTests {
     @Test func invalidateAfterFireReportsNothing() {
         let loop = TimerRunLoop(clock: virtualClock())
         var states: [SafetyTimerEvent.State] = []
-        let timer = loop.scheduledTimer(withTimeInterval: 1, repeats: false, observer: { state, _ in states.append(state) }) { _ in }
+        let timer = loop.scheduledTimer(
+            withTimeInterval: 1, repeats: false, observer: { state, _ in states.append(state) }, block: { _ in })
         timer.fire()
         timer.invalidate()
         #expect(states == [.started, .fired])
@@ -116,7 +126,9 @@ struct TimerRunLoopUnitTests {
         }
         try os.scheduler.submit(refreshRequest(at: 10))
         _ = os.setConditions(.init(autoLaunch: true))
-        os.runLoop.scheduledTimer(withTimeInterval: 10, repeats: false) { _ in order.append("timer \(os.clock.now.decimalSeconds)") }
+        os.runLoop.scheduledTimer(withTimeInterval: 10, repeats: false) { _ in
+            order.append("timer \(os.clock.now.decimalSeconds)")
+        }
         os.advance(to: seconds(20))
         #expect(order == ["timer 10", "launch 10"])
     }

@@ -1,5 +1,6 @@
-@testable import BackgroundServicePlugin
 import HostProtocol
+
+@testable import BackgroundServicePlugin
 
 /// Records what an ``EventSink`` is told, for in-process unit tests.
 final class EventRecorder {
@@ -15,7 +16,9 @@ final class EventRecorder {
     var names: [String] { events.map(\.name) }
 
     /// The `rule` of every `os/violation` event.
-    var violationRules: [String] { events.filter { $0.name == "os/violation" }.compactMap { $0.params["rule"]?.stringValue } }
+    var violationRules: [String] {
+        events.filter { $0.name == "os/violation" }.compactMap { $0.params["rule"]?.stringValue }
+    }
 }
 
 /// A virtual clock at 0.
@@ -28,7 +31,9 @@ func seconds(_ s: Double) -> VirtualTime { VirtualTime(seconds: s)! }
 
 /// An emulated OS with the default Info.plist for `com.example.app`, or `plist`.
 func makeOS(_ recorder: EventRecorder, plist: InfoPlist? = nil, faults: FaultSet = .none) -> EmulatedOS {
-    EmulatedOS(clock: virtualClock(), infoPlist: plist ?? .defaultPlist(bundleIdentifier: "com.example.app"), events: recorder.sink, faults: faults)
+    EmulatedOS(
+        clock: virtualClock(), infoPlist: plist ?? .defaultPlist(bundleIdentifier: "com.example.app"),
+        events: recorder.sink, faults: faults)
 }
 
 /// A request with an earliest begin date.
@@ -38,7 +43,9 @@ func refreshRequest(_ identifier: String = refreshID, at: Double? = nil) -> BGAp
     return r
 }
 
-func processingRequest(_ identifier: String = processingID, at: Double? = nil, power: Bool = false, network: Bool = false) -> BGProcessingTaskRequest {
+func processingRequest(
+    _ identifier: String = processingID, at: Double? = nil, power: Bool = false, network: Bool = false
+) -> BGProcessingTaskRequest {
     let r = BGProcessingTaskRequest(identifier: identifier)
     r.earliestBeginDate = at.map(seconds)
     r.requiresExternalPower = power
