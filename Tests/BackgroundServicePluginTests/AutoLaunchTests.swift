@@ -6,7 +6,8 @@ struct AutoLaunchTests {
     static func conds(autoLaunch: Bool = true, status: String = "available", power: Bool = false, network: Bool = true)
         -> String
     {
-        #"{"autoLaunch":\#(autoLaunch),"backgroundRefreshStatus":"\#(status)","externalPower":\#(power),"networkConnected":\#(network)}"#
+        #"{"autoLaunch":\#(autoLaunch),"backgroundRefreshStatus":"\#(status)","externalPower":\#(power),"#
+            + #""networkConnected":\#(network)}"#
     }
 
     /// A request becomes eligible at its earliestBeginDate, not a nanosecond before.
@@ -15,7 +16,8 @@ struct AutoLaunchTests {
             ["--events"],
             [
                 req(
-                    1, "startKeepalive", #"{"iosEarliestRefreshBeginMinutes":1,"iosEarliestProcessingBeginMinutes":1}"#),
+                    1, "startKeepalive",
+                    #"{"iosEarliestRefreshBeginMinutes":1,"iosEarliestProcessingBeginMinutes":1}"#),
                 conditions(2, #"{"autoLaunch":true}"#),
                 advance(3, "59.999999999"),
                 advance(4, "0.000000001"),
@@ -73,7 +75,8 @@ struct AutoLaunchTests {
             ["--events"],
             [
                 req(
-                    1, "startKeepalive", #"{"iosEarliestRefreshBeginMinutes":0,"iosEarliestProcessingBeginMinutes":0}"#),
+                    1, "startKeepalive",
+                    #"{"iosEarliestRefreshBeginMinutes":0,"iosEarliestProcessingBeginMinutes":0}"#),
                 conditions(2, #"{"autoLaunch":true}"#),
                 advance(3, "28"),
             ])
@@ -97,7 +100,8 @@ struct AutoLaunchTests {
                 conditions(1, #"{"autoLaunch":true}"#),
                 req(
                     2, "startKeepalive",
-                    #"{"iosEarliestRefreshBeginMinutes":\#(refreshMinutes),"iosEarliestProcessingBeginMinutes":\#(processingMinutes)}"#
+                    #"{"iosEarliestRefreshBeginMinutes":\#(refreshMinutes),"#
+                        + #""iosEarliestProcessingBeginMinutes":\#(processingMinutes)}"#
                 ),
                 advance(3, "1000"),
             ])
@@ -119,7 +123,9 @@ struct AutoLaunchTests {
                 conditions(1, #"{"autoLaunch":true,"externalPower":\#(power),"networkConnected":\#(network)}"#),
                 req(
                     2, "startKeepalive",
-                    #"{"iosEarliestRefreshBeginMinutes":100,"iosEarliestProcessingBeginMinutes":1,"iosRequiresExternalPower":\#(needsPower),"iosRequiresNetworkConnectivity":\#(needsNetwork)}"#
+                    #"{"iosEarliestRefreshBeginMinutes":100,"iosEarliestProcessingBeginMinutes":1,"#
+                        + #""iosRequiresExternalPower":\#(needsPower),"#
+                        + #""iosRequiresNetworkConnectivity":\#(needsNetwork)}"#
                 ),
                 advance(3, "120"),
             ])
@@ -141,7 +147,8 @@ struct AutoLaunchTests {
                 conditions(1, #"{"autoLaunch":true}"#),
                 req(
                     2, "startKeepalive",
-                    #"{"iosEarliestRefreshBeginMinutes":100,"iosEarliestProcessingBeginMinutes":1,"iosRequiresExternalPower":true}"#
+                    #"{"iosEarliestRefreshBeginMinutes":100,"iosEarliestProcessingBeginMinutes":1,"#
+                        + #""iosRequiresExternalPower":true}"#
                 ),
                 advance(3, "120"),
                 conditions(4, #"{"externalPower":true}"#),

@@ -108,7 +108,8 @@ struct BadInputTests {
             [],
             [
                 req(1, "waitForCancel"),
-                "[\(advance(2, "1")),\(note("cancelCancelListener")),\(req(3, "nope")),\(note("os/advanceTime", #"{"seconds":2}"#)),\(state(4))]",
+                "[\(advance(2, "1")),\(note("cancelCancelListener")),\(req(3, "nope")),"
+                    + "\(note("os/advanceTime", #"{"seconds":2}"#)),\(state(4))]",
             ])
         var s = StateLine()
         s.now = "3"

@@ -66,7 +66,10 @@ struct CommandLineTests {
             lines == [
                 ok(
                     1,
-                    #"{"bundleIdentifier":"org.demo","clock":"virtual","profile":"strict","protocolVersion":"1","serverInfo":{"name":"background-service-plugin","version":"0.1.0"},"taskIdentifiers":{"processing":"org.demo.bg-processing","refresh":"org.demo.bg-refresh"}}"#
+                    #"{"bundleIdentifier":"org.demo","clock":"virtual","profile":"strict","protocolVersion":"1","#
+                        + #""serverInfo":{"name":"background-service-plugin","version":"0.1.0"},"#
+                        + #""taskIdentifiers":{"processing":"org.demo.bg-processing","#
+                        + #""refresh":"org.demo.bg-refresh"}}"#
                 )
             ])
     }

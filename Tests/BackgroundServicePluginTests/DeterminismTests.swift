@@ -57,7 +57,8 @@ struct DeterminismTests {
             case 16:
                 line = req(
                     id, "os/submit",
-                    #"{"identifier":"\#(pick(identifiers))","kind":"\#(pick(["refresh", "processing"]))","earliestBeginDate":\#(pick(["0", "50", "null"]))}"#
+                    #"{"identifier":"\#(pick(identifiers))","kind":"\#(pick(["refresh", "processing"]))","#
+                        + #""earliestBeginDate":\#(pick(["0", "50", "null"]))}"#
                 )
             case 17:
                 line = pick([
@@ -66,7 +67,8 @@ struct DeterminismTests {
                 ])
             case 18:
                 line =
-                    "[\(req(id, "os/advanceTime", #"{"seconds":2}"#)),\(req(id + 100_000, "waitForCancel")),\(state(id + 200_000))]"
+                    "[\(req(id, "os/advanceTime", #"{"seconds":2}"#)),\(req(id + 100_000, "waitForCancel")),"
+                    + "\(state(id + 200_000))]"
             default:
                 line =
                     rng.next() % 4 == 0 ? req(id, "plugin/reset") : req(id, pick(["nope", "os/pendingTaskRequests"]))

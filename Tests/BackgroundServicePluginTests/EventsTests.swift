@@ -5,7 +5,10 @@ import Testing
 @Suite("events")
 struct EventsTests {
     static let initResult =
-        #"{"bundleIdentifier":"com.example.app","clock":"virtual","profile":"seed","protocolVersion":"1","serverInfo":{"name":"background-service-plugin","version":"0.1.0"},"taskIdentifiers":{"processing":"com.example.app.bg-processing","refresh":"com.example.app.bg-refresh"}}"#
+        #"{"bundleIdentifier":"com.example.app","clock":"virtual","profile":"seed","protocolVersion":"1","#
+        + #""serverInfo":{"name":"background-service-plugin","version":"0.1.0"},"#
+        + #""taskIdentifiers":{"processing":"com.example.app.bg-processing","#
+        + #""refresh":"com.example.app.bg-refresh"}}"#
 
     /// Without `initialize` or `--events`, no event is ever written.
     @Test func eventsOffByDefault() throws {
@@ -99,7 +102,8 @@ struct EventsTests {
                 evSubmitted(refreshID, "910"), evSubmitted(processingID, "910"), ok(8),
                 ok(
                     9,
-                    #"{"autoLaunch":false,"backgroundRefreshStatus":"denied","externalPower":false,"networkConnected":true}"#
+                    #"{"autoLaunch":false,"backgroundRefreshStatus":"denied","externalPower":false,"#
+                        + #""networkConnected":true}"#
                 ),
                 evCancelled(refreshID), evCancelled(processingID), ok(10),
                 evSubmitFailed(refreshID, "unavailable"), evSubmitFailed(processingID, "unavailable"), ok(11),

@@ -164,7 +164,8 @@ struct LaunchDecisionTests {
         #expect(
             why.reasons == [
                 LaunchReason(
-                    factor: .earliestBeginDate, detail: "earliestBeginDate in 900 s", until: VirtualTime(seconds: 1800)),
+                    factor: .earliestBeginDate, detail: "earliestBeginDate in 900 s",
+                    until: VirtualTime(seconds: 1800)),
                 LaunchReason(
                     factor: .energyBudget, detail: "energy budget exhausted until day 1 00:15 (t=87300 s)",
                     until: VirtualTime(seconds: 87300)),

@@ -17,7 +17,10 @@ struct LaunchTests {
                 s.line(1),
                 ok(
                     2,
-                    #"{"bundleIdentifier":"org.demo.app","clock":"virtual","profile":"seed","protocolVersion":"1","serverInfo":{"name":"background-service-plugin","version":"0.1.0"},"taskIdentifiers":{"processing":"org.demo.app.bg-processing","refresh":"org.demo.app.bg-refresh"}}"#
+                    #"{"bundleIdentifier":"org.demo.app","clock":"virtual","profile":"seed","protocolVersion":"1","#
+                        + #""serverInfo":{"name":"background-service-plugin","version":"0.1.0"},"#
+                        + #""taskIdentifiers":{"processing":"org.demo.app.bg-processing","#
+                        + #""refresh":"org.demo.app.bg-refresh"}}"#
                 ),
             ])
         #expect(s.resultJSON.contains(#""notificationAuthorizationRequests":1"#))
@@ -36,7 +39,8 @@ struct LaunchTests {
                 s.line(1),
                 failure(
                     2, -32602,
-                    #"Invalid params: no launch handler is registered for \"\#(refreshID)\" (registered: \#(processingID))"#
+                    #"Invalid params: no launch handler is registered for \"\#(refreshID)\" (registered: "#
+                        + #"\#(processingID))"#
                 ),
             ])
         #expect(run.stderr.contains("BGTaskScheduler.register refused \(refreshID)"))
@@ -175,7 +179,8 @@ struct LaunchTests {
             lines[3]
                 == failure(
                     4, -32002,
-                    "Invalid state: cannot launch \(processingID): \(refreshID) is still running (the OS runs one task at a time)"
+                    "Invalid state: cannot launch \(processingID): \(refreshID) is still running (the OS runs one "
+                        + "task at a time)"
                 ))
         #expect(resultPart(lines[2]) == resultPart(lines[4]))
         #expect(lines[6] == launched(7, processingID, at: "0"))

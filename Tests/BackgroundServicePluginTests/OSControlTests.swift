@@ -29,14 +29,16 @@ struct OSControlTests {
             failure(
                 6, -32602,
                 p
-                    + #"no launch handler is registered for \"com.example.app.nope\" (registered: com.example.app.bg-processing, com.example.app.bg-refresh)"#
+                    + #"no launch handler is registered for \"com.example.app.nope\" (registered: "#
+                    + #"com.example.app.bg-processing, com.example.app.bg-refresh)"#
             )
         ),
         (
             launch(6, processingID),
             failure(
                 6, -32002,
-                "Invalid state: cannot launch \(processingID): \(refreshID) is still running (the OS runs one task at a time)"
+                "Invalid state: cannot launch \(processingID): \(refreshID) is still running (the OS runs one task "
+                    + "at a time)"
             )
         ),
         (req(6, "os/launch"), failure(6, -32602, p + #"\"identifier\" must be a string, got nothing"#)),
@@ -53,7 +55,8 @@ struct OSControlTests {
             failure(
                 6, -32602,
                 p
-                    + #"no launch handler is registered for \"com.example.app.nope\" (registered: com.example.app.bg-processing, com.example.app.bg-refresh)"#
+                    + #"no launch handler is registered for \"com.example.app.nope\" (registered: "#
+                    + #"com.example.app.bg-processing, com.example.app.bg-refresh)"#
             )
         ),
         (
@@ -188,15 +191,18 @@ struct OSControlTests {
             lines == [
                 ok(
                     1,
-                    #"{"autoLaunch":false,"backgroundRefreshStatus":"available","externalPower":false,"networkConnected":true}"#
+                    #"{"autoLaunch":false,"backgroundRefreshStatus":"available","externalPower":false,"#
+                        + #""networkConnected":true}"#
                 ),
                 ok(
                     2,
-                    #"{"autoLaunch":false,"backgroundRefreshStatus":"available","externalPower":true,"networkConnected":true}"#
+                    #"{"autoLaunch":false,"backgroundRefreshStatus":"available","externalPower":true,"#
+                        + #""networkConnected":true}"#
                 ),
                 ok(
                     3,
-                    #"{"autoLaunch":true,"backgroundRefreshStatus":"restricted","externalPower":true,"networkConnected":false}"#
+                    #"{"autoLaunch":true,"backgroundRefreshStatus":"restricted","externalPower":true,"#
+                        + #""networkConnected":false}"#
                 ),
                 s.line(4),
             ])

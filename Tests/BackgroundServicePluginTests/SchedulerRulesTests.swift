@@ -69,12 +69,14 @@ struct SchedulerRulesTests {
         #expect(
             run.stderrLines.contains(
                 prefix
-                    + #""background-fetch", which iOS does not know; the mode is "fetch" (the seed plugin's comment has this mistake)"#
+                    + #""background-fetch", which iOS does not know; the mode is "fetch" (the seed plugin's "#
+                    + #"comment has this mistake)"#
             ))
         #expect(
             run.stderrLines.contains(
                 prefix
-                    + #""background-processing", which iOS does not know; the mode is "processing" (the seed plugin's comment has this mistake)"#
+                    + #""background-processing", which iOS does not know; the mode is "processing" (the seed "#
+                    + #"plugin's comment has this mistake)"#
             ))
     }
 
@@ -104,13 +106,15 @@ struct SchedulerRulesTests {
             lines == [
                 ok(
                     1,
-                    #"{"autoLaunch":false,"backgroundRefreshStatus":"\#(status)","externalPower":false,"networkConnected":true}"#
+                    #"{"autoLaunch":false,"backgroundRefreshStatus":"\#(status)","externalPower":false,"#
+                        + #""networkConnected":true}"#
                 ),
                 Self.schedulerError(2, refreshID, "unavailable"),
                 Self.schedulerError(3, "com.other.app.task", "unavailable"),
                 ok(
                     4,
-                    #"{"autoLaunch":false,"backgroundRefreshStatus":"available","externalPower":false,"networkConnected":true}"#
+                    #"{"autoLaunch":false,"backgroundRefreshStatus":"available","externalPower":false,"#
+                        + #""networkConnected":true}"#
                 ),
                 ok(5, requestJSON(refreshID, "60")),
             ])

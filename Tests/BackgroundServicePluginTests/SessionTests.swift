@@ -6,8 +6,16 @@ struct SessionTests {
     /// plugin/state of a fresh plugin, exactly as docs/protocol.md shows it.
     @Test func stateFields() throws {
         let lines = try Plugin.lines([], [state(1)])
-        let documented =
-            #"{"activeTask":null,"cancelInvokePending":false,"clock":"virtual","conditions":{"autoLaunch":false,"backgroundRefreshStatus":"available","externalPower":false,"networkConnected":true},"config":{"iosEarliestProcessingBeginMinutes":15,"iosEarliestRefreshBeginMinutes":15,"iosProcessingSafetyTimeoutSecs":null,"iosRequiresExternalPower":false,"iosRequiresNetworkConnectivity":false,"iosSafetyTimeoutSecs":28},"counters":{"completed":0,"dropped":0,"expired":0,"launched":0,"violations":0},"notificationAuthorizationRequests":1,"now":0,"pendingCancelInvoke":null,"pendingRequests":[],"profile":"seed","registered":[{"identifier":"com.example.app.bg-processing","kind":"processing"},{"identifier":"com.example.app.bg-refresh","kind":"refresh"}],"safetyTimer":null}"#
+        let documented: String =
+            #"{"activeTask":null,"cancelInvokePending":false,"clock":"virtual","conditions":{"autoLaunch":false,"#
+            + #""backgroundRefreshStatus":"available","externalPower":false,"networkConnected":true},"#
+            + #""config":{"iosEarliestProcessingBeginMinutes":15,"iosEarliestRefreshBeginMinutes":15,"#
+            + #""iosProcessingSafetyTimeoutSecs":null,"iosRequiresExternalPower":false,"#
+            + #""iosRequiresNetworkConnectivity":false,"iosSafetyTimeoutSecs":28},"counters":{"completed":0,"#
+            + #""dropped":0,"expired":0,"launched":0,"violations":0},"notificationAuthorizationRequests":1,"#
+            + #""now":0,"pendingCancelInvoke":null,"pendingRequests":[],"profile":"seed","#
+            + #""registered":[{"identifier":"com.example.app.bg-processing","kind":"processing"},"#
+            + #"{"identifier":"com.example.app.bg-refresh","kind":"refresh"}],"safetyTimer":null}"#
         #expect(lines == [ok(1, documented)])
         #expect(StateLine().line(1) == lines.first)
     }
@@ -54,7 +62,8 @@ struct SessionTests {
                 evLaunched(refreshID, at: "0"), evTimer("started", "5"), launched(4, refreshID, at: "0"),
                 ok(
                     5,
-                    #"{"autoLaunch":true,"backgroundRefreshStatus":"restricted","externalPower":true,"networkConnected":true}"#
+                    #"{"autoLaunch":true,"backgroundRefreshStatus":"restricted","externalPower":true,"#
+                        + #""networkConnected":true}"#
                 ),
                 now(6, "2"),
                 rejected(3, "reset"), ok(7),

@@ -12,7 +12,8 @@ struct StartKeepaliveTests {
             [
                 req(
                     1, "startKeepalive",
-                    #"{"iosSafetyTimeoutSecs":10,"iosEarliestRefreshBeginMinutes":1,"iosProcessingSafetyTimeoutSecs":300}"#
+                    #"{"iosSafetyTimeoutSecs":10,"iosEarliestRefreshBeginMinutes":1,"#
+                        + #""iosProcessingSafetyTimeoutSecs":300}"#
                 ),
                 req(
                     2, "startKeepalive",
@@ -37,7 +38,9 @@ struct StartKeepaliveTests {
             [
                 req(
                     1, "startKeepalive",
-                    #"{"iosSafetyTimeoutSecs":"10","iosEarliestRefreshBeginMinutes":2,"iosRequiresExternalPower":1,"iosRequiresNetworkConnectivity":true,"iosEarliestProcessingBeginMinutes":true,"label":5}"#
+                    #"{"iosSafetyTimeoutSecs":"10","iosEarliestRefreshBeginMinutes":2,"#
+                        + #""iosRequiresExternalPower":1,"iosRequiresNetworkConnectivity":true,"#
+                        + #""iosEarliestProcessingBeginMinutes":true,"label":5}"#
                 ),
                 state(2),
             ])
@@ -112,7 +115,8 @@ struct StartKeepaliveTests {
                 advance(1, "10"),
                 req(
                     2, "startKeepalive",
-                    #"{"iosEarliestRefreshBeginMinutes":1,"iosEarliestProcessingBeginMinutes":2.5,"iosRequiresExternalPower":true,"iosRequiresNetworkConnectivity":true}"#
+                    #"{"iosEarliestRefreshBeginMinutes":1,"iosEarliestProcessingBeginMinutes":2.5,"#
+                        + #""iosRequiresExternalPower":true,"iosRequiresNetworkConnectivity":true}"#
                 ),
                 req(3, "os/pendingTaskRequests"),
             ])
@@ -121,7 +125,8 @@ struct StartKeepaliveTests {
                 ok(2),
                 ok(
                     3,
-                    "[\(requestJSON(processingID, "160", power: true, network: true)),\(requestJSON(refreshID, "70"))]"),
+                    "[\(requestJSON(processingID, "160", power: true, network: true)),"
+                        + "\(requestJSON(refreshID, "70"))]"),
             ])
     }
 
@@ -141,7 +146,8 @@ struct StartKeepaliveTests {
             run.lines == [
                 ok(
                     1,
-                    #"{"autoLaunch":false,"backgroundRefreshStatus":"\#(status)","externalPower":false,"networkConnected":true}"#
+                    #"{"autoLaunch":false,"backgroundRefreshStatus":"\#(status)","externalPower":false,"#
+                        + #""networkConnected":true}"#
                 ),
                 evSubmitFailed(refreshID, "unavailable"),
                 evSubmitFailed(processingID, "unavailable"),

@@ -20,13 +20,13 @@ struct DemoNarrationTests {
         let (notes, _) = try await notes([])
         #expect(
             notes.contains(
-                "The sync finished in time: the Rust side completed the refresh task with success 15 s after its launch "
-                    + "and rescheduled"))
+                "The sync finished in time: the Rust side completed the refresh task with success 15 s after its "
+                    + "launch and rescheduled"))
         #expect(
             notes.contains(
                 "The safety timer fired 28 s after its launch; the cancel listener resolved and the Rust side stopped "
-                    + "the service (run 2); the refresh task was completed with failure; its request was then cancelled "
-                    + "(stopKeepalive)"))
+                    + "the service (run 2); the refresh task was completed with failure; its request was then "
+                    + "cancelled (stopKeepalive)"))
         #expect(
             notes.contains {
                 $0.hasPrefix("iOS expired the processing task 300 s after its launch; the cancel listener resolved")

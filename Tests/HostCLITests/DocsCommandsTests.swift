@@ -54,9 +54,10 @@ struct DocsCommandsTests {
         #expect(result.status == 0, "\(command) exited \(result.status):\n\(result.stderr.suffix(2000))")
         guard command.isTranscript else { return }
         let printed = result.stdout.components(separatedBy: "\n")
+        let shown = command.output.joined(separator: "\n")
         #expect(
             Self.shows(command.output, in: printed),
-            "\(command) printed:\n\(result.stdout.prefix(4000))\nthe docs show:\n\(command.output.joined(separator: "\n"))"
+            "\(command) printed:\n\(result.stdout.prefix(4000))\nthe docs show:\n\(shown)"
         )
     }
 

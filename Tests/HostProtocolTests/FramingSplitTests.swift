@@ -19,7 +19,8 @@ struct FramingSplitTests {
     static let mixedNDJSON: [FramingCase] = [
         .init(
             "request, blank lines, batch, unterminated tail",
-            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"startKeepalive\",\"params\":{}}\n\n  \r\n[{\"a\":1},{\"b\":2}]\r\n{\"tail\":true}",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"startKeepalive\",\"params\":{}}\n\n  \r\n[{\"a\":1},"
+                + "{\"b\":2}]\r\n{\"tail\":true}",
             [
                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"startKeepalive\",\"params\":{}}", "[{\"a\":1},{\"b\":2}]",
                 "{\"tail\":true}",

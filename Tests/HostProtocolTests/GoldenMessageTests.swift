@@ -38,7 +38,8 @@ struct GoldenMessageTests {
         let m = Message.response(.failure(id: .int(7), error: .rejected(.completed)))
         #expect(
             utf8(writerBytes(m))
-                == #"{"error":{"code":-32000,"data":{"reason":"completed"},"message":"invoke rejected: completed"},"id":7,"jsonrpc":"2.0"}"#
+                == #"{"error":{"code":-32000,"data":{"reason":"completed"},"message":"invoke rejected: "#
+                + #"completed"},"id":7,"jsonrpc":"2.0"}"#
         )
         let nullData = Message.response(
             .failure(id: .null, error: RPCError(code: .internalError, message: "m", data: .null)))
@@ -64,7 +65,8 @@ struct GoldenMessageTests {
         let m = Message.notification(RPCNotification(method: TaskLaunchedEvent.name, params: params.json))
         #expect(
             utf8(writerBytes(m))
-                == #"{"jsonrpc":"2.0","method":"os/taskLaunched","params":{"at":900,"identifier":"com.example.app.bg-refresh","kind":"refresh"}}"#
+                == #"{"jsonrpc":"2.0","method":"os/taskLaunched","params":{"at":900,"#
+                + #""identifier":"com.example.app.bg-refresh","kind":"refresh"}}"#
         )
         #expect(utf8(writerBytes(.notification(RPCNotification(method: "x")))) == #"{"jsonrpc":"2.0","method":"x"}"#)
     }
@@ -77,7 +79,8 @@ struct GoldenMessageTests {
         let v = JSONValue.array(responses.map(\.json))
         #expect(
             text(v)
-                == #"[{"id":1,"jsonrpc":"2.0","result":null},{"error":{"code":-32602,"message":"Invalid params: bad"},"id":2,"jsonrpc":"2.0"}]"#
+                == #"[{"id":1,"jsonrpc":"2.0","result":null},{"error":{"code":-32602,"message":"Invalid params: "#
+                + #"bad"},"id":2,"jsonrpc":"2.0"}]"#
         )
     }
 
@@ -99,7 +102,8 @@ struct GoldenMessageTests {
         ),
         (
             .scheduler(.tooManyPendingTaskRequests, identifier: "com.example.app.bg-processing"),
-            #"{"code":-32001,"data":{"scheduler":"tooManyPendingTaskRequests"},"message":"BGTaskScheduler.submit failed for com.example.app.bg-processing: tooManyPendingTaskRequests"}"#
+            #"{"code":-32001,"data":{"scheduler":"tooManyPendingTaskRequests"},"message":"BGTaskScheduler.submit "#
+                + #"failed for com.example.app.bg-processing: tooManyPendingTaskRequests"}"#
         ),
         (.invalidState("no task is running"), #"{"code":-32002,"message":"Invalid state: no task is running"}"#),
     ]

@@ -20,7 +20,8 @@ struct JSONSchemaTests {
         """
         {"components":{"schemas":{
           "Kind":{"enum":["refresh","processing"]},
-          "Node":{"type":"object","properties":{"next":{"oneOf":[{"type":"null"},{"$ref":"#/components/schemas/Node"}]}},
+          "Node":{"type":"object","properties":{"next":{"oneOf":[{"type":"null"},\
+        {"$ref":"#/components/schemas/Node"}]}},
                   "required":["next"],"additionalProperties":false},
           "Loop":{"$ref":"#/components/schemas/Loop"},
           "a/b~c":{"type":"integer"}

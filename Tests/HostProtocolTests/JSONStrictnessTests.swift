@@ -144,7 +144,8 @@ struct JSONStrictnessTests {
     }
 
     static let request =
-        #"{"jsonrpc":"2.0","id":"é-1","method":"startKeepalive","params":{"label":"a\"b\\\u00e9\ud83d\ude00","n":-1.5e3,"b":[true,false,null],"o":{}}}"#
+        #"{"jsonrpc":"2.0","id":"é-1","method":"startKeepalive","params":{"label":"a\"b\\\u00e9\ud83d\ude00","#
+        + #""n":-1.5e3,"b":[true,false,null],"o":{}}}"#
 
     @Test("every proper prefix of a valid request is rejected, none crashes")
     func truncatedPrefixes() throws {

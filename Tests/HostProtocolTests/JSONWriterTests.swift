@@ -18,7 +18,9 @@ struct JSONWriterTests {
         let keys = ["b", "a", "B", "_", "é", "z", "aa", "", "€", "😀", "A", "a0", "\u{7F}", "\u{FF61}", "ä"]
         var o: [String: JSONValue] = [:]
         for (i, k) in keys.enumerated() { o[k] = .number(i) }
-        let expectedOrder = ["", "A", "B", "_", "a", "a0", "aa", "b", "z", "\u{7F}", "ä", "é", "€", "\u{FF61}", "😀"]
+        let expectedOrder = [
+            "", "A", "B", "_", "a", "a0", "aa", "b", "z", "\u{7F}", "ä", "é", "€", "\u{FF61}", "😀",
+        ]
         #expect(JSONObject(o).keys == expectedOrder)
         let expectedText =
             "{" + expectedOrder.map { k in "\"\(k)\":\(keys.firstIndex(of: k)!)" }.joined(separator: ",") + "}"
@@ -151,7 +153,8 @@ func randomValue(depth: Int, using rng: inout SplitMix64) -> JSONValue {
 
 func randomString(using rng: inout SplitMix64) -> String {
     let alphabet: [Unicode.Scalar] = [
-        "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "€", "😀", "\u{FEFF}", "\u{2028}",
+        "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "€", "😀", "\u{FEFF}",
+        "\u{2028}",
     ]
     var s = ""
     for _ in 0..<Int.random(in: 0...8, using: &rng) { s.unicodeScalars.append(alphabet.randomElement(using: &rng)!) }

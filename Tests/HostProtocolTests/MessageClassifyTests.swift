@@ -218,7 +218,8 @@ struct EnvelopeTests {
     @Test("a mixed batch keeps its order")
     func mixedBatch() throws {
         let v = try parse(
-            #"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"b"},2,{"jsonrpc":"2.0","id":"r","result":0}]"#
+            #"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"b"},2,{"jsonrpc":"2.0","id":"r","#
+                + #""result":0}]"#
         )
         guard case .batch(let m) = Envelope.classify(v) else {
             Issue.record("not a batch")

@@ -26,7 +26,10 @@ struct StartKeepaliveParamsTests {
     @Test("well-typed fields are read the same by both")
     func wellTyped() throws {
         let v = json(
-            #"{"label":"sync","foregroundServiceType":"dataSync","iosSafetyTimeoutSecs":20,"iosProcessingSafetyTimeoutSecs":60.5,"iosEarliestRefreshBeginMinutes":1,"iosEarliestProcessingBeginMinutes":30,"iosRequiresExternalPower":true,"iosRequiresNetworkConnectivity":false,"unknown":[1]}"#
+            #"{"label":"sync","foregroundServiceType":"dataSync","iosSafetyTimeoutSecs":20,"#
+                + #""iosProcessingSafetyTimeoutSecs":60.5,"iosEarliestRefreshBeginMinutes":1,"#
+                + #""iosEarliestProcessingBeginMinutes":30,"iosRequiresExternalPower":true,"#
+                + #""iosRequiresNetworkConnectivity":false,"unknown":[1]}"#
         )
         let expected = StartKeepalive.Params(
             label: "sync", foregroundServiceType: "dataSync", iosSafetyTimeoutSecs: 20,
@@ -51,7 +54,9 @@ struct StartKeepaliveParamsTests {
     @Test("every wrong-typed field is listed by lenient and thrown by strict")
     func allWrong() throws {
         let v = json(
-            #"{"label":1,"foregroundServiceType":true,"iosSafetyTimeoutSecs":"28","iosProcessingSafetyTimeoutSecs":"x","iosEarliestRefreshBeginMinutes":[],"iosEarliestProcessingBeginMinutes":{},"iosRequiresExternalPower":"true","iosRequiresNetworkConnectivity":1}"#
+            #"{"label":1,"foregroundServiceType":true,"iosSafetyTimeoutSecs":"28","iosProcessingSafetyTimeoutSecs":"#
+                + #""x","iosEarliestRefreshBeginMinutes":[],"iosEarliestProcessingBeginMinutes":{},"#
+                + #""iosRequiresExternalPower":"true","iosRequiresNetworkConnectivity":1}"#
         )
         let (p, m) = try StartKeepalive.Params.lenient(v)
         #expect(p == StartKeepalive.Params())

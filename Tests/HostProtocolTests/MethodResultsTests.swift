@@ -53,7 +53,8 @@ struct MethodResultsTests {
                 ))
         #expect(
             text(d.json)
-                == #"{"autoLaunch":false,"backgroundRefreshStatus":"available","externalPower":false,"networkConnected":true}"#
+                == #"{"autoLaunch":false,"backgroundRefreshStatus":"available","externalPower":false,"#
+                + #""networkConnected":true}"#
         )
         expectRoundTrip(d)
         expectRoundTrip(
@@ -71,7 +72,10 @@ struct MethodResultsTests {
         #expect(r.protocolVersion == "1")
         #expect(
             text(r.json)
-                == #"{"bundleIdentifier":"com.example.app","clock":"virtual","profile":"seed","protocolVersion":"1","serverInfo":{"name":"background-service-plugin","version":"0.1.0"},"taskIdentifiers":{"processing":"com.example.app.bg-processing","refresh":"com.example.app.bg-refresh"}}"#
+                == #"{"bundleIdentifier":"com.example.app","clock":"virtual","profile":"seed","#
+                + #""protocolVersion":"1","serverInfo":{"name":"background-service-plugin","version":"0.1.0"},"#
+                + #""taskIdentifiers":{"processing":"com.example.app.bg-processing","#
+                + #""refresh":"com.example.app.bg-refresh"}}"#
         )
         expectRoundTrip(r)
         var broken = r.json.objectValue!

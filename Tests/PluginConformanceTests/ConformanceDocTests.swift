@@ -19,9 +19,8 @@ struct ConformanceDocTests {
             let a = committed.split(separator: "\n", omittingEmptySubsequences: false)
             let b = generated.split(separator: "\n", omittingEmptySubsequences: false)
             let line = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
-            Issue.record(
-                "docs/conformance.md is stale from line \(line + 1); regenerate it: plugin-host conformance --list --format markdown > docs/conformance.md"
-            )
+            let regenerate = "regenerate it: plugin-host conformance --list --format markdown > docs/conformance.md"
+            Issue.record("docs/conformance.md is stale from line \(line + 1); \(regenerate)")
         }
     }
 

@@ -49,7 +49,8 @@ struct ConformanceUnitTests {
         #expect(
             p.mismatch(
                 with: json(
-                    #"[{"identifier":"a.bg-refresh","kind":"refresh"},{"identifier":"a.bg-processing","kind":"processing"}]"#
+                    #"[{"identifier":"a.bg-refresh","kind":"refresh"},{"identifier":"a.bg-processing","#
+                        + #""kind":"processing"}]"#
                 )) == nil)
         #expect(p.mismatch(with: json(#"["a.bg-processing","a.bg-refresh"]"#)) == nil)
         #expect(
@@ -67,7 +68,8 @@ struct ConformanceUnitTests {
             json(#"{"jsonrpc":"2.0","method":"plugin/log","params":{"line":"hi"}}"#),
             json(#"{"id":1,"jsonrpc":"2.0","result":null}"#),
             json(
-                #"{"jsonrpc":"2.0","method":"os/requestCancelled","params":{"identifier":"com.example.app.bg-refresh","at":0}}"#
+                #"{"jsonrpc":"2.0","method":"os/requestCancelled","#
+                    + #""params":{"identifier":"com.example.app.bg-refresh","at":0}}"#
             ),
         ]
         let match = StepMatch(expected: expected, frames: frames)
@@ -176,7 +178,9 @@ struct ConformanceUnitTests {
         let text = check.script(.strict)[1].description
         #expect(
             text
-                == "→ {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"waitForCancel\"}\n← {\"error\":{\"code\":-32000,\"data\":{\"reason\":\"superseded\"},\"message\":\"*\"},\"id\":1,\"jsonrpc\":\"2.0\"}"
+                == "→ {\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"waitForCancel\"}\n← "
+                + "{\"error\":{\"code\":-32000,\"data\":{\"reason\":\"superseded\"},\"message\":\"*\"},"
+                + "\"id\":1,\"jsonrpc\":\"2.0\"}"
         )
         #expect(
             ConformanceCatalogue.named("scheduler.os-submit.errors")!.acceptance.contains {

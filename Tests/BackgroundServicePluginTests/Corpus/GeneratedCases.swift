@@ -184,7 +184,8 @@ enum GeneratedCorpus {
                 "os/advanceTime without seconds", body: request(method: "os/advanceTime", params: "{}"),
                 [.error("7", -32602)]),
             CorpusCase(
-                "os/launch without identifier", body: request(method: "os/launch", params: "{}"), [.error("7", -32602)]),
+                "os/launch without identifier", body: request(method: "os/launch", params: "{}"),
+                [.error("7", -32602)]),
             CorpusCase("os/expire without params", body: request(method: "os/expire"), [.error("7", -32602)]),
             CorpusCase(
                 "unknown members ignored",
@@ -201,7 +202,8 @@ enum GeneratedCorpus {
                 [.error("7", -32601)]),
             CorpusCase("method name differing in case", body: request(method: "Plugin/State"), [.error("7", -32601)]),
             CorpusCase(
-                "method name with an escaped NUL", body: request(method: #"plugin/state\u0000"#), [.error("7", -32601)]),
+                "method name with an escaped NUL", body: request(method: #"plugin/state\u0000"#),
+                [.error("7", -32601)]),
             CorpusCase(
                 "method name with trailing space", body: request(method: "plugin/state "), [.error("7", -32601)]),
         ]

@@ -43,8 +43,8 @@ enum HandWrittenCorpus {
             CorpusCase(
                 "a batch of 2,000 requests",
                 body: ("["
-                    + (0..<2_000).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"nope"}"# }.joined(separator: ",") + "]")
-                    .bytes,
+                    + (0..<2_000).map { #"{"jsonrpc":"2.0","id":\#($0),"method":"nope"}"# }.joined(separator: ",")
+                    + "]").bytes,
                 [.batch((0..<2_000).map { .error("\($0)", -32601) })]),
             // Nesting: refused beyond 256 levels, so no input exhausts the stack.
             CorpusCase("100,000-deep arrays", body: String(repeating: "[", count: 100_000), [.parseError()]),
@@ -127,7 +127,8 @@ enum HandWrittenCorpus {
             CorpusCase("bare word", body: "hello", [.parseError()]),
             CorpusCase(
                 "True, capitalised",
-                body: #"{"jsonrpc":"2.0","id":7,"method":"completeBgTask","params":{"success":True}}"#, [.parseError()]),
+                body: #"{"jsonrpc":"2.0","id":7,"method":"completeBgTask","params":{"success":True}}"#,
+                [.parseError()]),
             CorpusCase(
                 "a batch of junk and a good request", body: "[1,\(pending),\"x\"]",
                 [.batch([.invalidRequest(), .result("7", "[]"), .invalidRequest()])]),
@@ -204,7 +205,8 @@ enum HandWrittenCorpus {
     static var ndjsonLines: [CorpusCase] {
         [
             CorpusCase(
-                "CR without LF between two frames", raw: state + "\r" + state + "\n", framing: .ndjson, [.parseError()]),
+                "CR without LF between two frames", raw: state + "\r" + state + "\n", framing: .ndjson,
+                [.parseError()]),
             CorpusCase(
                 "CR without LF at the end of a line", raw: pending + "\r\r\n", framing: .ndjson, [.result("7", "[]")]),
             CorpusCase("CRLF line", raw: pending + "\r\n", framing: .ndjson, [.result("7", "[]")]),
@@ -235,7 +237,8 @@ enum HandWrittenCorpus {
         func frame(_ headers: String, _ body: String = body) -> String { headers + body }
         return [
             CorpusCase(
-                "missing Content-Length", raw: "Content-Type: application/json\r\n\r\n", framing: .lsp, [.parseError()]),
+                "missing Content-Length", raw: "Content-Type: application/json\r\n\r\n", framing: .lsp,
+                [.parseError()]),
             CorpusCase("empty header line only", raw: "\r\n", framing: .lsp, []),
             CorpusCase("negative Content-Length", raw: "Content-Length: -5\r\n\r\n", framing: .lsp, [.parseError()]),
             CorpusCase(
@@ -285,7 +288,8 @@ enum HandWrittenCorpus {
             CorpusCase(
                 "Content-Type and unknown headers",
                 raw: frame(
-                    "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nX-Other: 1\r\nContent-Length: \(body.utf8.count)\r\n\r\n"
+                    "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nX-Other: 1\r\nContent-Length: "
+                        + "\(body.utf8.count)\r\n\r\n"
                 ), framing: .lsp, [.result("7", "[]")]),
             CorpusCase(
                 "LF-only header lines", raw: frame("Content-Length: \(body.utf8.count)\n\n"), framing: .lsp,
@@ -373,7 +377,8 @@ enum HandWrittenCorpus {
             CorpusCase(
                 "a batch holding a waitForCancel (fuzz finding)",
                 body:
-                    #"[{"jsonrpc":"2.0","id":"w","method":"waitForCancel"},{"jsonrpc":"2.0","id":8,"method":"os/pendingTaskRequests"}]"#,
+                    #"[{"jsonrpc":"2.0","id":"w","method":"waitForCancel"},{"jsonrpc":"2.0","id":8,"#
+                    + #""method":"os/pendingTaskRequests"}]"#,
                 [.batch([.error(#""w""#, -32000), .result("8", "[]")])]),
         ]
     }

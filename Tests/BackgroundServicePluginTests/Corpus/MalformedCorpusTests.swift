@@ -146,9 +146,10 @@ struct MalformedCorpusTests {
         #expect(!run.timedOut, "the plugin hung")
         #expect(run.status == 0, "exit status \(run.status); stderr: \(run.stderr)")
         let frames = CorpusRunner.frames(of: run.stdout)
+        let head = String(decoding: run.stdout.prefix(500), as: UTF8.self)
         #expect(
             frames.count == c.replies.count,
-            "got \(frames.count) replies, expected \(c.replies): \(String(decoding: run.stdout.prefix(500), as: UTF8.self))"
+            "got \(frames.count) replies, expected \(c.replies): \(head)"
         )
         for (reply, frame) in zip(c.replies, frames) {
             #expect(reply.matches(frame), "expected \(reply), got \(frame)")
@@ -210,7 +211,8 @@ struct CorpusRunner {
         var replies: [[UInt8]] = []
         guard let state = resetAndState(before: &replies) else {
             return
-                "\(c.name): the plugin stopped serving (no answer to the reset and state after it); stderr: \(plugin.stderr.suffix(300))"
+                "\(c.name): the plugin stopped serving (no answer to the reset and state after it); stderr: "
+                + "\(plugin.stderr.suffix(300))"
         }
         if state != fresh { return "\(c.name): the state after a reset is not the fresh one: \(state)" }
         let parsed = replies.map {
@@ -312,7 +314,8 @@ struct StreamEnd: Sendable, CustomStringConvertible {
             replies: []),
         StreamEnd(
             name: "a batch held by a waitForCancel at the end of input",
-            input: Array((#"[{"jsonrpc":"2.0","id":1,"method":"waitForCancel"},"# + pending + "]\n").utf8), replies: []),
+            input: Array((#"[{"jsonrpc":"2.0","id":1,"method":"waitForCancel"},"# + pending + "]\n").utf8),
+            replies: []),
         StreamEnd(
             name: "--framing lsp given ndjson", input: Array((pending + "\n").utf8), replies: [.parseError()],
             stderr: midFrame,

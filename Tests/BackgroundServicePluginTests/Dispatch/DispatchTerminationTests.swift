@@ -20,7 +20,8 @@ struct DispatchTerminationTests {
             [
                 req(1, "startKeepalive"), req(2, "waitForCancel"), launch(3, refreshID),
                 Dispatching.schedule(4, choices),
-                #"[\#(req(5, "completeBgTask")),{"jsonrpc":"2.0","id":6,"method":"os/terminate","params":{"reason":"system"}}]"#,
+                #"[\#(req(5, "completeBgTask")),{"jsonrpc":"2.0","id":6,"method":"os/terminate","#
+                    + #""params":{"reason":"system"}}]"#,
                 state(7),
             ])
         let batch = try #require(lines.first { $0.hasPrefix("[") })

@@ -31,7 +31,10 @@ struct StateLine {
         var safety = "28"
 
         var json: String {
-            #"{"iosEarliestProcessingBeginMinutes":\#(processingMinutes),"iosEarliestRefreshBeginMinutes":\#(refreshMinutes),"iosProcessingSafetyTimeoutSecs":\#(processingSafety),"iosRequiresExternalPower":\#(power),"iosRequiresNetworkConnectivity":\#(network),"iosSafetyTimeoutSecs":\#(safety)}"#
+            #"{"iosEarliestProcessingBeginMinutes":\#(processingMinutes),"#
+                + #""iosEarliestRefreshBeginMinutes":\#(refreshMinutes),"#
+                + #""iosProcessingSafetyTimeoutSecs":\#(processingSafety),"iosRequiresExternalPower":\#(power),"#
+                + #""iosRequiresNetworkConnectivity":\#(network),"iosSafetyTimeoutSecs":\#(safety)}"#
         }
     }
 
@@ -52,12 +55,19 @@ struct StateLine {
 
     var resultJSON: String {
         let conditions =
-            #"{"autoLaunch":\#(autoLaunch),"backgroundRefreshStatus":"\#(backgroundRefreshStatus)","externalPower":\#(externalPower),"networkConnected":\#(networkConnected)}"#
+            #"{"autoLaunch":\#(autoLaunch),"backgroundRefreshStatus":"\#(backgroundRefreshStatus)","#
+            + #""externalPower":\#(externalPower),"networkConnected":\#(networkConnected)}"#
         let counters =
-            #"{"completed":\#(completed),"dropped":\#(dropped),"expired":\#(expired),"launched":\#(launched),"violations":\#(violations)}"#
+            #"{"completed":\#(completed),"dropped":\#(dropped),"expired":\#(expired),"launched":\#(launched),"#
+            + #""violations":\#(violations)}"#
         let timer = safetyTimer.map { #"{"deadline":\#($0)}"# } ?? "null"
         return
-            #"{"activeTask":\#(activeTask),"cancelInvokePending":\#(pendingCancelInvoke != nil),"clock":"\#(clock)","conditions":\#(conditions),"config":\#(config.json),"counters":\#(counters),"notificationAuthorizationRequests":1,"now":\#(now),"pendingCancelInvoke":\#(pendingCancelInvoke ?? "null"),"pendingRequests":[\#(pendingRequests.joined(separator: ","))],"profile":"\#(profile)","registered":[\#(registered.joined(separator: ","))],"safetyTimer":\#(timer)}"#
+            #"{"activeTask":\#(activeTask),"cancelInvokePending":\#(pendingCancelInvoke != nil),"#
+            + #""clock":"\#(clock)","conditions":\#(conditions),"config":\#(config.json),"#
+            + #""counters":\#(counters),"notificationAuthorizationRequests":1,"now":\#(now),"#
+            + #""pendingCancelInvoke":\#(pendingCancelInvoke ?? "null"),"#
+            + #""pendingRequests":[\#(pendingRequests.joined(separator: ","))],"profile":"\#(profile)","#
+            + #""registered":[\#(registered.joined(separator: ","))],"safetyTimer":\#(timer)}"#
     }
 
     /// The reply line to `plugin/state` request `id`.

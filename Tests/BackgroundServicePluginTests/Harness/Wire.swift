@@ -36,7 +36,8 @@ func ok(_ id: Int, _ result: String = "null") -> String { #"{"id":\#(id),"jsonrp
 
 /// A -32000 rejection with `data.reason`.
 func rejected(_ id: Int, _ reason: String) -> String {
-    #"{"error":{"code":-32000,"data":{"reason":"\#(reason)"},"message":"invoke rejected: \#(reason)"},"id":\#(id),"jsonrpc":"2.0"}"#
+    #"{"error":{"code":-32000,"data":{"reason":"\#(reason)"},"message":"invoke rejected: \#(reason)"},"id":\#(id),"#
+        + #""jsonrpc":"2.0"}"#
 }
 
 /// An error reply; `id` is raw JSON (`"null"`, `"7"`, `"\"a\""`).
@@ -63,7 +64,8 @@ func kindOf(_ identifier: String) -> String { identifier.hasSuffix("processing")
 func requestJSON(
     _ identifier: String, _ earliest: String, power: Bool = false, network: Bool = false, kind: String? = nil
 ) -> String {
-    #"{"earliestBeginDate":\#(earliest),"identifier":"\#(identifier)","kind":"\#(kind ?? kindOf(identifier))","requiresExternalPower":\#(power),"requiresNetworkConnectivity":\#(network)}"#
+    #"{"earliestBeginDate":\#(earliest),"identifier":"\#(identifier)","kind":"\#(kind ?? kindOf(identifier))","#
+        + #""requiresExternalPower":\#(power),"requiresNetworkConnectivity":\#(network)}"#
 }
 
 // MARK: - Events

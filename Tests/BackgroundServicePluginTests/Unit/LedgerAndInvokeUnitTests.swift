@@ -30,7 +30,8 @@ struct LedgerAndInvokeUnitTests {
         #expect(rec.sink.counters.violations == 1)
         #expect(
             rec.logs == [
-                "violation of exactly-once: setTaskCompleted(success: false) called again for \(refreshID) launched at 0; ignored"
+                "violation of exactly-once: setTaskCompleted(success: false) called again for \(refreshID) "
+                    + "launched at 0; ignored"
             ])
     }
 

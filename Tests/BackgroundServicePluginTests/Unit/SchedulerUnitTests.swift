@@ -107,7 +107,8 @@ struct SchedulerUnitTests {
         }
         #expect(
             error?.description
-                == "launch handler for \(processingID) registered after the app finished launching; all launch handlers must be registered before then"
+                == "launch handler for \(processingID) registered after the app finished launching; all launch "
+                + "handlers must be registered before then"
         )
         #expect(os.scheduler.registrations.isEmpty)
     }
