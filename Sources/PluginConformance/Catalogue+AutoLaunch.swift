@@ -43,7 +43,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "autolaunch.earliest-begin-date-refresh-first", section: 5,
             rule:
-                "An eligible request launches at its earliestBeginDate; at equal times refresh launches before processing, and nothing launches while a task is active.",
+                "An eligible request launches at its earliestBeginDate; at equal times refresh launches before "
+                + "processing, and nothing launches while a task is active.",
             flags: ["--events"]
         ) { _ in
             [
@@ -63,14 +64,17 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "autolaunch.processing-constraints", section: 5,
             rule:
-                "A processing request also needs its constraints met (requiresExternalPower needs externalPower, requiresNetworkConnectivity needs networkConnected); it launches at the later of earliestBeginDate and the moment it became eligible.",
+                "A processing request also needs its constraints met (requiresExternalPower needs externalPower, "
+                + "requiresNetworkConnectivity needs networkConnected); it launches at the later of "
+                + "earliestBeginDate and the moment it became eligible.",
             flags: ["--events"]
         ) { _ in
             [
                 .send(
                     startKeepalive(
                         1,
-                        #"{"iosEarliestRefreshBeginMinutes":1000,"iosEarliestProcessingBeginMinutes":1,"iosRequiresExternalPower":true,"iosRequiresNetworkConnectivity":true}"#
+                        #"{"iosEarliestRefreshBeginMinutes":1000,"iosEarliestProcessingBeginMinutes":1,"#
+                            + #""iosRequiresExternalPower":true,"iosRequiresNetworkConnectivity":true}"#
                     ),
                     setConditions(2, #"{"autoLaunch":true}"#),
                     expect: scheduleNext(refreshAt: "60000", processingAt: "60", power: true, network: true) + [
@@ -91,14 +95,16 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "autolaunch.waits-for-active-task", section: 5,
             rule:
-                "An eligible request never launches while a task is active; it launches once the active task is completed, at that moment of the clock or later.",
+                "An eligible request never launches while a task is active; it launches once the active task is "
+                + "completed, at that moment of the clock or later.",
             flags: ["--events"]
         ) { _ in
             [
                 .send(
                     startKeepalive(
                         1,
-                        #"{"iosEarliestRefreshBeginMinutes":0,"iosEarliestProcessingBeginMinutes":0,"iosSafetyTimeoutSecs":100}"#
+                        #"{"iosEarliestRefreshBeginMinutes":0,"iosEarliestProcessingBeginMinutes":0,"#
+                            + #""iosSafetyTimeoutSecs":100}"#
                     ), launch(2, .refresh),
                     setConditions(3, #"{"autoLaunch":true}"#), advance(4, "10"),
                     expect: scheduleNext(refreshAt: "0") + [
@@ -120,14 +126,16 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "autolaunch.after-timer-at-same-time", section: 5,
             rule:
-                "At equal times timers fire before launches: a request that becomes eligible when the safety timer completes the task launches at that same time, refresh first.",
+                "At equal times timers fire before launches: a request that becomes eligible when the safety timer "
+                + "completes the task launches at that same time, refresh first.",
             flags: ["--events"]
         ) { _ in
             [
                 .send(
                     startKeepalive(
                         1,
-                        #"{"iosEarliestRefreshBeginMinutes":0,"iosEarliestProcessingBeginMinutes":0,"iosSafetyTimeoutSecs":60}"#
+                        #"{"iosEarliestRefreshBeginMinutes":0,"iosEarliestProcessingBeginMinutes":0,"#
+                            + #""iosSafetyTimeoutSecs":60}"#
                     ), launch(2, .refresh),
                     setConditions(3, #"{"autoLaunch":true}"#),
                     expect: scheduleNext(refreshAt: "0") + [

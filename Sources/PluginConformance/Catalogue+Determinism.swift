@@ -7,7 +7,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "determinism.output.sorted-compact", section: 2,
             rule:
-                "Replies and events are compact JSON with object keys sorted (every frame's text is judged: no whitespace outside strings, each object's keys in UTF-8 byte order).",
+                "Replies and events are compact JSON with object keys sorted (every frame's text is judged: no "
+                + "whitespace outside strings, each object's keys in UTF-8 byte order).",
             flags: ["--events"], judgesTextForm: true
         ) { _ in
             [
@@ -26,14 +27,16 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "determinism.virtual-clock", section: 2,
             rule:
-                "With the virtual clock the whole output is a byte-for-byte function of the input and the flags: the same script in two processes writes identical bytes.",
+                "With the virtual clock the whole output is a byte-for-byte function of the input and the flags: the "
+                + "same script in two processes writes identical bytes.",
             flags: ["--events"], runsTwice: true
         ) { p in
             [
                 .send(
                     startKeepalive(
                         1,
-                        #"{"iosSafetyTimeoutSecs":12.5,"iosEarliestRefreshBeginMinutes":0.5,"iosEarliestProcessingBeginMinutes":0.75}"#
+                        #"{"iosSafetyTimeoutSecs":12.5,"iosEarliestRefreshBeginMinutes":0.5,"#
+                            + #""iosEarliestProcessingBeginMinutes":0.75}"#
                     ),
                     request(2, "waitForCancel"), setConditions(3, #"{"autoLaunch":true}"#),
                     expect: scheduleNext(refreshAt: "30", processingAt: "45") + [

@@ -8,7 +8,11 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "invoke.answered-once.race", section: 3,
             rule:
-                "An invoke is answered at most once, whatever the interleaving: under --dispatch tauri, a batch of cancelCancelListener (ipc) and os/expire (main) racing for the pending waitForCancel answers it once (resolved by the expiration, or rejected with listenerCancelled) and answers both members. The schedule reads the waitForCancel on ipc, lets the expiration resolve it on main, then lets cancelCancelListener go on. Needs the plugin/dispatchSchedule extension.",
+                "An invoke is answered at most once, whatever the interleaving: under --dispatch tauri, a batch of "
+                + "cancelCancelListener (ipc) and os/expire (main) racing for the pending waitForCancel answers it "
+                + "once (resolved by the expiration, or rejected with listenerCancelled) and answers both members. "
+                + "The schedule reads the waitForCancel on ipc, lets the expiration resolve it on main, then lets "
+                + "cancelCancelListener go on. Needs the plugin/dispatchSchedule extension.",
             flags: ["--events", "--dispatch", "tauri"], requires: [PluginDispatchSchedule.name],
             accepts: ["any interleaving of the race's events; only the answers are judged"]
         ) { _ in

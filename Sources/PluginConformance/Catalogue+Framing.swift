@@ -68,7 +68,8 @@ extension ConformanceCatalogue {
                 .send(
                     [
                         .text(
-                            "Content-Length: \(a.utf8.count)\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n\(a)"
+                            "Content-Length: \(a.utf8.count)\r\nContent-Type: application/vscode-jsonrpc; "
+                                + "charset=utf-8\r\n\r\n\(a)"
                         ),
                         .text("Content-Type: application/json\r\nContent-Length: \(b.utf8.count)\r\n\r\n\(b)"),
                     ], expect: [result(1), result(2)])
@@ -103,7 +104,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "framing.lsp.bad-header.missing-length", section: 1,
             rule:
-                "lsp: a header block without Content-Length is answered with -32700, id null, and skipped up to its blank line.",
+                "lsp: a header block without Content-Length is answered with -32700, id null, and skipped up to its "
+                + "blank line.",
             inputFraming: .lsp
         ) { _ in
             [
@@ -125,7 +127,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "framing.lsp.bad-header.not-a-number", section: 1,
             rule:
-                "lsp: a Content-Length that is not a number is answered with -32700, id null, and skipped up to its blank line.",
+                "lsp: a Content-Length that is not a number is answered with -32700, id null, and skipped up to its "
+                + "blank line.",
             inputFraming: .lsp
         ) { _ in
             [
@@ -137,7 +140,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "framing.lsp.malformed-body", section: 1,
             rule:
-                "lsp: a body that is not JSON is answered with -32700, id null, framed as LSP; the plugin keeps serving.",
+                "lsp: a body that is not JSON is answered with -32700, id null, framed as LSP; the plugin keeps "
+                + "serving.",
             inputFraming: .lsp
         ) { _ in [.send([.text(lsp("{not json}")), .json(ping(1))], expect: [failure(.null, -32700), result(1)])] },
         ConformanceCheck(
@@ -160,7 +164,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "framing.oversized.ndjson", section: 1,
             rule:
-                "A frame longer than --max-frame-bytes is answered with -32600, id null, and skipped; the plugin keeps serving.",
+                "A frame longer than --max-frame-bytes is answered with -32600, id null, and skipped; the plugin keeps "
+                + "serving.",
             flags: ["--max-frame-bytes", "100"]
         ) { _ in
             let long = request(1, "startKeepalive", #"{"label":"\#(String(repeating: "x", count: 100))"}"#)
@@ -172,7 +177,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "framing.oversized.lsp", section: 1,
             rule:
-                "lsp: a body longer than --max-frame-bytes is answered with -32600, id null, and skipped; the plugin keeps serving.",
+                "lsp: a body longer than --max-frame-bytes is answered with -32600, id null, and skipped; the plugin "
+                + "keeps serving.",
             flags: ["--max-frame-bytes", "100"], inputFraming: .lsp
         ) { _ in
             let long = request(1, "startKeepalive", #"{"label":"\#(String(repeating: "x", count: 100))"}"#)
@@ -181,7 +187,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "framing.oversized.default-limit", section: 1,
             rule:
-                "The default --max-frame-bytes is 1 MiB: a frame of 1,048,576 bytes is served, one byte more gets -32600, id null."
+                "The default --max-frame-bytes is 1 MiB: a frame of 1,048,576 bytes is served, one byte more gets "
+                + "-32600, id null."
         ) { _ in
             func padded(_ id: Int, to size: Int) -> String {
                 let head = #"{"jsonrpc":"2.0","id":\#(id),"method":"cancelCancelListener","params":{"pad":""#

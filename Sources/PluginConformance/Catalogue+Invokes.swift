@@ -7,7 +7,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "invoke.startKeepalive.schedule-next", section: 3,
             rule:
-                "startKeepalive submits refresh at now + refreshMinutes*60, then processing at now + processingMinutes*60 with the two constraints, then resolves with null.",
+                "startKeepalive submits refresh at now + refreshMinutes*60, then processing at now + "
+                + "processingMinutes*60 with the two constraints, then resolves with null.",
             flags: ["--events"]
         ) { _ in
             [
@@ -16,7 +17,8 @@ extension ConformanceCatalogue {
                 .send(
                     startKeepalive(
                         3,
-                        #"{"iosEarliestRefreshBeginMinutes":1,"iosEarliestProcessingBeginMinutes":2.5,"iosRequiresExternalPower":true,"iosRequiresNetworkConnectivity":true}"#
+                        #"{"iosEarliestRefreshBeginMinutes":1,"iosEarliestProcessingBeginMinutes":2.5,"#
+                            + #""iosRequiresExternalPower":true,"iosRequiresNetworkConnectivity":true}"#
                     ),
                     expect: scheduleNext(refreshAt: "120", processingAt: "210", power: true, network: true) + [
                         result(3)
@@ -26,13 +28,17 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "invoke.startKeepalive.config-applies", section: 3,
             rule:
-                "config-persists: each field given with the right type replaces the stored value (label and foregroundServiceType are accepted)."
+                "config-persists: each field given with the right type replaces the stored value (label and "
+                + "foregroundServiceType are accepted)."
         ) { p in
             [
                 .send(
                     startKeepalive(
                         1,
-                        #"{"label":"sync","foregroundServiceType":"dataSync","iosSafetyTimeoutSecs":20,"iosProcessingSafetyTimeoutSecs":120,"iosEarliestRefreshBeginMinutes":1,"iosEarliestProcessingBeginMinutes":2.5,"iosRequiresExternalPower":true,"iosRequiresNetworkConnectivity":true}"#
+                        #"{"label":"sync","foregroundServiceType":"dataSync","iosSafetyTimeoutSecs":20,"#
+                            + #""iosProcessingSafetyTimeoutSecs":120,"iosEarliestRefreshBeginMinutes":1,"#
+                            + #""iosEarliestProcessingBeginMinutes":2.5,"iosRequiresExternalPower":true,"#
+                            + #""iosRequiresNetworkConnectivity":true}"#
                     ),
                     state(2),
                     expect: [
@@ -60,7 +66,8 @@ extension ConformanceCatalogue {
                 .send(
                     startKeepalive(
                         1,
-                        #"{"iosSafetyTimeoutSecs":20,"iosEarliestRefreshBeginMinutes":5,"iosRequiresExternalPower":true}"#
+                        #"{"iosSafetyTimeoutSecs":20,"iosEarliestRefreshBeginMinutes":5,"#
+                            + #""iosRequiresExternalPower":true}"#
                     ),
                     startKeepalive(2, #"{"iosEarliestProcessingBeginMinutes":7}"#), startKeepalive(3), state(4),
                     expect: [
@@ -80,14 +87,16 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "profile.seed.wrong-type-ignored", section: 3,
             rule:
-                "config-persists (seed): a startKeepalive field of the wrong type is ignored; the other fields are applied.",
+                "config-persists (seed): a startKeepalive field of the wrong type is ignored; the other fields are "
+                + "applied.",
             profiles: [.seed]
         ) { p in
             [
                 .send(
                     startKeepalive(
                         1,
-                        #"{"iosSafetyTimeoutSecs":"20","iosEarliestRefreshBeginMinutes":5,"iosRequiresExternalPower":1}"#
+                        #"{"iosSafetyTimeoutSecs":"20","iosEarliestRefreshBeginMinutes":5,"#
+                            + #""iosRequiresExternalPower":1}"#
                     ), state(2),
                     expect: [
                         result(1),
@@ -103,14 +112,16 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "profile.strict.wrong-type-rejected", section: 3,
             rule:
-                "config-persists (strict): a startKeepalive field of the wrong type gets -32602 and nothing changes (nothing is submitted).",
+                "config-persists (strict): a startKeepalive field of the wrong type gets -32602 and nothing changes "
+                + "(nothing is submitted).",
             profiles: [.strict]
         ) { p in
             [
                 .send(
                     startKeepalive(
                         1,
-                        #"{"iosSafetyTimeoutSecs":"20","iosEarliestRefreshBeginMinutes":5,"iosRequiresExternalPower":1}"#
+                        #"{"iosSafetyTimeoutSecs":"20","iosEarliestRefreshBeginMinutes":5,"#
+                            + #""iosRequiresExternalPower":1}"#
                     ), state(2),
                     expect: [failure(1, -32602), ConformanceState(profile: p).reply(2)])
             ]
@@ -127,7 +138,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "profile.seed.superseded-dropped", section: 3,
             rule:
-                "single-pending (seed): a second waitForCancel replaces the pending one, which is dropped and never answered.",
+                "single-pending (seed): a second waitForCancel replaces the pending one, which is dropped and never "
+                + "answered.",
             profiles: [.seed]
         ) { p in
             [
@@ -161,7 +173,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "invoke.completeBgTask.order", section: 3,
             rule:
-                "completeBgTask with a task active: complete it with success; reject the pending cancel invoke (completed); schedule-next; clean up (invalidate the safety timer); resolve.",
+                "completeBgTask with a task active: complete it with success; reject the pending cancel invoke "
+                + "(completed); schedule-next; clean up (invalidate the safety timer); resolve.",
             flags: ["--events"]
         ) { _ in
             [
@@ -181,7 +194,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "invoke.completeBgTask.no-task-no-reschedule", section: 3,
             rule:
-                "completeBgTask with no task active does not reschedule: it only rejects the pending cancel invoke and resolves.",
+                "completeBgTask with no task active does not reschedule: it only rejects the pending cancel invoke and "
+                + "resolves.",
             flags: ["--events"]
         ) { _ in
             [
@@ -282,7 +296,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "invoke.stopKeepalive.order", section: 3,
             rule:
-                "stopKeepalive: cancel both pending requests; reject the pending cancel invoke (stopped); complete an active task with false; clean up; resolve.",
+                "stopKeepalive: cancel both pending requests; reject the pending cancel invoke (stopped); complete an "
+                + "active task with false; clean up; resolve.",
             flags: ["--events"]
         ) { _ in
             [
@@ -345,7 +360,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "invoke.cancelCancelListener.rejects-pending", section: 3,
             rule:
-                "cancelCancelListener rejects the pending cancel invoke, if any, with reason listenerCancelled, then resolves."
+                "cancelCancelListener rejects the pending cancel invoke, if any, with reason listenerCancelled, then "
+                + "resolves."
         ) { _ in
             [
                 .send(request(1, "waitForCancel"), expect: []),

@@ -17,7 +17,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "jsonrpc.notification.never-answered", section: 2,
             rule:
-                "Notifications (no id) are never answered, not even with an error (unknown method, bad params, array params)."
+                "Notifications (no id) are never answered, not even with an error (unknown method, bad params, array "
+                + "params)."
         ) { _ in
             [
                 .send(
@@ -50,7 +51,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "jsonrpc.notification.waitForCancel-ignored", section: 2,
             rule:
-                "waitForCancel sent as a notification is ignored (a notification cannot wait for an answer): the pending one stays."
+                "waitForCancel sent as a notification is ignored (a notification cannot wait for an answer): the "
+                + "pending one stays."
         ) { _ in
             [
                 .send(request(1, "waitForCancel"), notification("waitForCancel"), expect: []),
@@ -75,7 +77,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "jsonrpc.batch.mixed", section: 2,
             rule:
-                "A batch is answered with one array of the responses, in request order; notifications in it get no entry; invalid members get -32600, id null."
+                "A batch is answered with one array of the responses, in request order; notifications in it get no "
+                + "entry; invalid members get -32600, id null."
         ) { _ in
             [
                 .send(
@@ -104,7 +107,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "jsonrpc.batch.waitForCancel-held-back", section: 2,
             rule:
-                "A waitForCancel inside a batch holds the batch reply back until it is answered; the reply then lists every member."
+                "A waitForCancel inside a batch holds the batch reply back until it is answered; the reply then lists "
+                + "every member."
         ) { _ in
             [
                 .send("[" + request(1, "waitForCancel") + "," + advance(2, "0") + "]", expect: []),
@@ -173,7 +177,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "jsonrpc.duplicate-pending-id", section: 2,
             rule:
-                "A request whose id equals the id of a request still pending gets -32600 and leaves the pending one untouched."
+                "A request whose id equals the id of a request still pending gets -32600 and leaves the pending one "
+                + "untouched."
         ) { p in
             [
                 .send(request(1, "waitForCancel"), expect: []),

@@ -36,7 +36,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "scheduler.submit.not-permitted.identifier", section: 5,
             rule:
-                "An identifier not in BGTaskSchedulerPermittedIdentifiers fails with notPermitted (--info-plist); the invoke still resolves.",
+                "An identifier not in BGTaskSchedulerPermittedIdentifiers fails with notPermitted (--info-plist); the "
+                + "invoke still resolves.",
             flags: ["--events"],
             infoPlist: plist(identifiers: [Kind.refresh.identifier], modes: ["fetch", "processing"])
         ) { _ in
@@ -49,7 +50,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "scheduler.submit.not-permitted.mode", section: 5,
             rule:
-                "UIBackgroundModes must hold fetch for refresh and processing for processing, else submit fails with notPermitted.",
+                "UIBackgroundModes must hold fetch for refresh and processing for processing, else submit fails with "
+                + "notPermitted.",
             flags: ["--events"],
             infoPlist: plist(identifiers: [Kind.refresh.identifier, Kind.processing.identifier], modes: ["processing"])
         ) { _ in
@@ -62,7 +64,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "scheduler.submit.not-permitted.seed-mode-names", section: 5,
             rule:
-                "The modes are fetch and processing: background-fetch and background-processing (as the seed's comment says) permit nothing.",
+                "The modes are fetch and processing: background-fetch and background-processing (as the seed's comment "
+                + "says) permit nothing.",
             flags: ["--events"],
             infoPlist: plist(
                 identifiers: [Kind.refresh.identifier, Kind.processing.identifier],
@@ -86,7 +89,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "scheduler.submit.unavailable", section: 5,
             rule:
-                "With background refresh denied or restricted, submit fails with unavailable (reported as os/submitFailed; the invoke resolves).",
+                "With background refresh denied or restricted, submit fails with unavailable (reported as "
+                + "os/submitFailed; the invoke resolves).",
             flags: ["--events"]
         ) { _ in
             [
@@ -124,7 +128,9 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "scheduler.submit.too-many-pending", section: 5,
             rule:
-                "At most 1 refresh and 10 processing requests may be pending (tooManyPendingTaskRequests, -32001 with data.scheduler); resubmitting a pending identifier replaces it. Needs the os/submit extension (a direct scheduler call).",
+                "At most 1 refresh and 10 processing requests may be pending (tooManyPendingTaskRequests, -32001 with "
+                + "data.scheduler); resubmitting a pending identifier replaces it. Needs the os/submit extension "
+                + "(a direct scheduler call).",
             requires: ["os/submit"],
             infoPlist: plist(
                 identifiers: [Kind.refresh.identifier, Kind.processing.identifier, "com.example.app.extra-refresh"]
@@ -173,7 +179,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "scheduler.os-submit.errors", section: 5,
             rule:
-                "A direct submit that fails is -32001 with data.scheduler unavailable or notPermitted. Needs the os/submit extension (a direct scheduler call).",
+                "A direct submit that fails is -32001 with data.scheduler unavailable or notPermitted. Needs the "
+                + "os/submit extension (a direct scheduler call).",
             requires: ["os/submit"]
         ) { _ in
             [
@@ -192,7 +199,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "os.launch.ignores-earliest-begin-date", section: 5,
             rule:
-                "os/launch needs a pending request for the identifier and removes it; it ignores earliestBeginDate; result {identifier, kind, at}."
+                "os/launch needs a pending request for the identifier and removes it; it ignores earliestBeginDate; "
+                + "result {identifier, kind, at}."
         ) { _ in
             [
                 .send(
@@ -206,7 +214,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "os.launch.errors", section: 5,
             rule:
-                "os/launch: an identifier that is not registered is -32602; nothing pending to launch is -32002; a launch while a task runs is -32002."
+                "os/launch: an identifier that is not registered is -32602; nothing pending to launch is -32002; a "
+                + "launch while a task runs is -32002."
         ) { _ in
             [
                 .send(
@@ -221,7 +230,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "os.expire.errors", section: 5,
             rule:
-                "os/expire: an identifier that is not registered is -32602; a task that is not running is -32002; result null."
+                "os/expire: an identifier that is not registered is -32602; a task that is not running is -32002; "
+                + "result null."
         ) { _ in
             [
                 .send(
@@ -239,7 +249,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "os.advanceTime.result", section: 5,
             rule:
-                "os/advanceTime {seconds >= 0} moves the virtual clock and answers {now}; times are seconds as JSON numbers, exact to the nanosecond."
+                "os/advanceTime {seconds >= 0} moves the virtual clock and answers {now}; times are seconds as JSON "
+                + "numbers, exact to the nanosecond."
         ) { _ in
             [
                 .send(
@@ -265,14 +276,16 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "os.pendingTaskRequests.sorted", section: 5,
             rule:
-                "os/pendingTaskRequests lists {identifier, kind, earliestBeginDate, requiresExternalPower, requiresNetworkConnectivity}, sorted by identifier."
+                "os/pendingTaskRequests lists {identifier, kind, earliestBeginDate, requiresExternalPower, "
+                + "requiresNetworkConnectivity}, sorted by identifier."
         ) { _ in
             [
                 .send(
                     request(1, "os/pendingTaskRequests"),
                     startKeepalive(
                         2,
-                        #"{"iosEarliestRefreshBeginMinutes":2,"iosEarliestProcessingBeginMinutes":1,"iosRequiresNetworkConnectivity":true}"#
+                        #"{"iosEarliestRefreshBeginMinutes":2,"iosEarliestProcessingBeginMinutes":1,"#
+                            + #""iosRequiresNetworkConnectivity":true}"#
                     ),
                     request(3, "os/pendingTaskRequests"),
                     expect: [
@@ -285,7 +298,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "os.setConditions.result", section: 5,
             rule:
-                "os/setConditions applies the given fields and answers the full conditions object; defaults: available, externalPower false, networkConnected true, autoLaunch false."
+                "os/setConditions applies the given fields and answers the full conditions object; defaults: "
+                + "available, externalPower false, networkConnected true, autoLaunch false."
         ) { _ in
             [
                 .send(

@@ -6,7 +6,9 @@ extension ConformanceCatalogue {
     static func initializeResult(_ id: ID, _ profile: Profile, bundle: String = bundleID) -> Pattern {
         result(
             id,
-            #"{"bundleIdentifier":"\#(bundle)","clock":"virtual","profile":"\#(profile.rawValue)","protocolVersion":"1","serverInfo":{"name":"*","version":"*"},"taskIdentifiers":{"processing":"\#(bundle).bg-processing","refresh":"\#(bundle).bg-refresh"}}"#
+            #"{"bundleIdentifier":"\#(bundle)","clock":"virtual","profile":"\#(profile.rawValue)","#
+                + #""protocolVersion":"1","serverInfo":{"name":"*","version":"*"},"#
+                + #""taskIdentifiers":{"processing":"\#(bundle).bg-processing","refresh":"\#(bundle).bg-refresh"}}"#
         )
     }
 
@@ -20,7 +22,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "session.initialize.result", section: 5,
             rule:
-                "initialize answers {protocolVersion: \"1\", serverInfo: {name, version}, bundleIdentifier, taskIdentifiers: {refresh, processing}, clock, profile}."
+                "initialize answers {protocolVersion: \"1\", serverInfo: {name, version}, bundleIdentifier, "
+                + "taskIdentifiers: {refresh, processing}, clock, profile}."
         ) { p in [.send(initialize(1, events: false), expect: [initializeResult(1, p)])] },
         ConformanceCheck(
             "session.initialize.bundle-id", section: 5,
@@ -30,12 +33,14 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "session.plugin-state.initial", section: 5,
             rule:
-                "plugin/state of a fresh plugin: now 0, virtual clock, the profile, no task, no pending invoke, no timer, default config, nothing pending, both registered, default conditions, zero counters."
+                "plugin/state of a fresh plugin: now 0, virtual clock, the profile, no task, no pending invoke, no "
+                + "timer, default config, nothing pending, both registered, default conditions, zero counters."
         ) { p in [.send(state(1), expect: [ConformanceState(profile: p).reply(1)])] },
         ConformanceCheck(
             "session.plugin-state.snapshot", section: 5,
             rule:
-                "plugin/state reports now, activeTask {identifier, kind, launchedAt}, pendingCancelInvoke (the pending request's id), safetyTimer {deadline}, config, pendingRequests, conditions and counters."
+                "plugin/state reports now, activeTask {identifier, kind, launchedAt}, pendingCancelInvoke (the pending "
+                + "request's id), safetyTimer {deadline}, config, pendingRequests, conditions and counters."
         ) { p in
             [
                 .send(
@@ -61,19 +66,23 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "session.plugin-reset.really-resets", section: 5,
             rule:
-                "plugin/reset first rejects a pending waitForCancel (reset), then puts plugin and OS back as freshly started: config, requests, task, timer, conditions, counters, clock 0."
+                "plugin/reset first rejects a pending waitForCancel (reset), then puts plugin and OS back as freshly "
+                + "started: config, requests, task, timer, conditions, counters, clock 0."
         ) { p in
             [
                 .send(
                     startKeepalive(
                         1,
-                        #"{"iosSafetyTimeoutSecs":20,"iosProcessingSafetyTimeoutSecs":30,"iosEarliestRefreshBeginMinutes":1,"iosEarliestProcessingBeginMinutes":2,"iosRequiresExternalPower":true,"iosRequiresNetworkConnectivity":true}"#
+                        #"{"iosSafetyTimeoutSecs":20,"iosProcessingSafetyTimeoutSecs":30,"#
+                            + #""iosEarliestRefreshBeginMinutes":1,"iosEarliestProcessingBeginMinutes":2,"#
+                            + #""iosRequiresExternalPower":true,"iosRequiresNetworkConnectivity":true}"#
                     ),
                     advance(2, "50"), launch(3, .refresh), request(4, "os/expire", identifier(.refresh)),
                     launch(5, .processing), request(7, "waitForCancel"),
                     setConditions(
                         6,
-                        #"{"autoLaunch":true,"externalPower":true,"networkConnected":false,"backgroundRefreshStatus":"restricted"}"#
+                        #"{"autoLaunch":true,"externalPower":true,"networkConnected":false,"#
+                            + #""backgroundRefreshStatus":"restricted"}"#
                     ),
                     expect: [
                         result(1), now(2, "50"), launchResult(3, .refresh, at: "50"), result(4),
@@ -100,7 +109,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "session.plugin-reset.keeps-session", section: 5,
             rule:
-                "plugin/reset keeps the session: events asked for by initialize stay on, and stay off when they were off."
+                "plugin/reset keeps the session: events asked for by initialize stay on, and stay off when they were "
+                + "off."
         ) { p in
             [
                 .send(
@@ -140,7 +150,9 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "session.discover.document", section: 5,
             rule:
-                "rpc.discover (the OpenRPC convention) answers with an OpenRPC document (openrpc, info {title, version}, methods) that describes every method and event of the contract. Needs the rpc.discover extension.",
+                "rpc.discover (the OpenRPC convention) answers with an OpenRPC document (openrpc, info {title, "
+                + "version}, methods) that describes every method and event of the contract. Needs the "
+                + "rpc.discover extension.",
             requires: [RPCDiscover.name]
         ) { _ in
             let named = (MethodRegistry.methods.filter { !$0.isExtension }.map(\.name) + MethodRegistry.events)

@@ -7,7 +7,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "task.register-at-load", section: 4,
             rule:
-                "register-at-load: before serving anything, <bundle-id>.bg-refresh (refresh) and <bundle-id>.bg-processing (processing) are registered.",
+                "register-at-load: before serving anything, <bundle-id>.bg-refresh (refresh) and "
+                + "<bundle-id>.bg-processing (processing) are registered.",
             flags: ["--bundle-id", "org.example.demo"]
         ) { p in
             [
@@ -23,7 +24,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "task.refresh-launch", section: 4,
             rule:
-                "refresh-launch: the launched refresh task becomes the active task and a safety timer of iosSafetyTimeoutSecs starts.",
+                "refresh-launch: the launched refresh task becomes the active task and a safety timer of "
+                + "iosSafetyTimeoutSecs starts.",
             flags: ["--events"]
         ) { p in
             [
@@ -146,7 +148,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "timer.refresh.fires-at-deadline", section: 4,
             rule:
-                "safety-timer: it fires at exactly its deadline (27.999999999 s: nothing; 1 ns later: fires): resolve the pending cancel invoke; complete the task with false; schedule-next; clean up.",
+                "safety-timer: it fires at exactly its deadline (27.999999999 s: nothing; 1 ns later: fires): resolve "
+                + "the pending cancel invoke; complete the task with false; schedule-next; clean up.",
             flags: ["--events"]
         ) { p in
             [
@@ -178,7 +181,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "timer.processing.fires-at-deadline", section: 4,
             rule:
-                "safety-timer: a processing task's timer fires at exactly iosProcessingSafetyTimeoutSecs after the launch.",
+                "safety-timer: a processing task's timer fires at exactly iosProcessingSafetyTimeoutSecs after the "
+                + "launch.",
             flags: ["--events"]
         ) { _ in
             [
@@ -198,7 +202,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "timer.safety.no-task-does-nothing", section: 4,
             rule:
-                "safety-timer: with no task active it does nothing (after completeBgTask, passing the old deadline changes nothing).",
+                "safety-timer: with no task active it does nothing (after completeBgTask, passing the old deadline "
+                + "changes nothing).",
             flags: ["--events"]
         ) { p in
             [
@@ -227,7 +232,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "task.expiration.order", section: 4,
             rule:
-                "expiration: resolve the pending cancel invoke (null); complete the active task with false; schedule-next; clean up.",
+                "expiration: resolve the pending cancel invoke (null); complete the active task with false; "
+                + "schedule-next; clean up.",
             flags: ["--events"]
         ) { _ in
             [
@@ -262,7 +268,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "task.exactly-once.complete-after-expiration", section: 4,
             rule:
-                "exactly-once: after an expiration completed the task, completeBgTask completes nothing (no second completion, no violation, no reschedule).",
+                "exactly-once: after an expiration completed the task, completeBgTask completes nothing (no second "
+                + "completion, no violation, no reschedule).",
             flags: ["--events"]
         ) { p in
             [
@@ -315,7 +322,8 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "task.exactly-once.complete-after-timer", section: 4,
             rule:
-                "exactly-once: after the safety timer completed the task, completeBgTask and os/expire complete nothing.",
+                "exactly-once: after the safety timer completed the task, completeBgTask and os/expire complete "
+                + "nothing.",
             flags: ["--events"]
         ) { p in
             [

@@ -87,7 +87,8 @@ extension ConformanceCatalogue {
     static func requestInfo(
         _ kind: Kind, at: String, power: Bool = false, network: Bool = false, identifier: String? = nil
     ) -> String {
-        #"{"earliestBeginDate":\#(at),"identifier":"\#(identifier ?? kind.identifier)","kind":"\#(kind.rawValue)","requiresExternalPower":\#(power),"requiresNetworkConnectivity":\#(network)}"#
+        #"{"earliestBeginDate":\#(at),"identifier":"\#(identifier ?? kind.identifier)","kind":"\#(kind.rawValue)","#
+            + #""requiresExternalPower":\#(power),"requiresNetworkConnectivity":\#(network)}"#
     }
 
     /// The result of `os/pendingTaskRequests`.
@@ -99,7 +100,8 @@ extension ConformanceCatalogue {
     static func conditions(
         autoLaunch: Bool = false, status: String = "available", power: Bool = false, network: Bool = true
     ) -> String {
-        #"{"autoLaunch":\#(autoLaunch),"backgroundRefreshStatus":"\#(status)","externalPower":\#(power),"networkConnected":\#(network)}"#
+        #"{"autoLaunch":\#(autoLaunch),"backgroundRefreshStatus":"\#(status)","externalPower":\#(power),"#
+            + #""networkConnected":\#(network)}"#
     }
 
     // MARK: Expected events

@@ -10,7 +10,8 @@ package enum ConformanceCatalogueDoc {
         out += "\n## Catalogue\n\n| check | § | profiles | rule |\n| --- | --- | --- | --- |\n"
         for c in checks {
             out +=
-                "| [`\(c.name)`](#\(anchor(c.name))) | \(c.section) | \(c.profiles.map(\.rawValue).joined(separator: ", ")) | \(cell(c.rule)) |\n"
+                "| [`\(c.name)`](#\(anchor(c.name))) | \(c.section) | "
+                + "\(c.profiles.map(\.rawValue).joined(separator: ", ")) | \(cell(c.rule)) |\n"
         }
         out += "\n## The checks\n"
         for c in checks { out += "\n" + detail(c) }
@@ -100,7 +101,8 @@ package enum ConformanceCatalogueDoc {
               `plugin/reset` really resets, for hosts that reuse one process.)
             - **A script of steps.** Each step writes its inputs (JSON texts framed with the
               check's input framing, or raw bytes exactly as given, each with its own
-              `write(2)`), then a **barrier**: a request `{"jsonrpc":"2.0","id":"conformance-barrier-N","method":"conformance/barrier"}`.
+              `write(2)`), then a **barrier**: a request \
+            `{"jsonrpc":"2.0","id":"conformance-barrier-N","method":"conformance/barrier"}`.
               The barrier names no method of the contract, so a conforming plugin answers it
               with -32601 and changes nothing; every frame written before that answer is the
               step's reply list. No sleeping, no polling: a step that gets no barrier reply
@@ -191,11 +193,13 @@ package enum ConformanceCatalogueDoc {
             family; `Tests/PluginConformanceTests/ConformanceMutationTests.swift` runs the suite
             against each and requires the listed checks to fail with a reason (mutation
             score: faults caught / faults injected, required 100%). The faults
-            \(ConformanceMutants.hostFaults.sorted().map { "`\($0)`" }.joined(separator: ", ")) imitate a broken process for host
+            \(ConformanceMutants.hostFaults.sorted().map { "`\($0)`" }.joined(separator: ", ")) \
+            imitate a broken process for host
             tests and are not contract mutants. The last five put back bugs from the real
             plugin's history (`docs/rules.md`, "Mutants from the real plugin's bug history").
 
-            Mutation score: \(ConformanceMutants.all.count)/\(ConformanceMutants.all.count) (100%): each of the \(ConformanceMutants.all.count) mutants is killed by
+            Mutation score: \(ConformanceMutants.all.count)/\(ConformanceMutants.all.count) (100%): each of the \
+            \(ConformanceMutants.all.count) mutants is killed by
             the checks named beside it (`everyMutantIsCaught` fails otherwise).
 
             | fault | breaks | caught by |

@@ -70,7 +70,8 @@ enum ConformanceMutants {
             fault: "autolaunch-ignores-constraints", breaks: "autoLaunch waits for processing constraints",
             checks: ["autolaunch.processing-constraints"]),
         Mutant(
-            fault: "events-always-on", breaks: "events only after initialize", checks: ["events.only-after-initialize"]),
+            fault: "events-always-on", breaks: "events only after initialize",
+            checks: ["events.only-after-initialize"]),
         Mutant(
             fault: "reset-keeps-config", breaks: "plugin/reset really resets",
             checks: ["session.plugin-reset.really-resets"]),
@@ -78,7 +79,8 @@ enum ConformanceMutants {
             fault: "shutdown-no-reject", breaks: "shutdown rejects the pending waitForCancel",
             checks: ["session.shutdown.rejects-pending"]),
         Mutant(
-            fault: "nondeterministic-times", breaks: "byte-for-byte determinism", checks: ["determinism.virtual-clock"]),
+            fault: "nondeterministic-times", breaks: "byte-for-byte determinism",
+            checks: ["determinism.virtual-clock"]),
         // From the real plugin's bug history (issue 14).
         Mutant(
             fault: "complete-both-references",

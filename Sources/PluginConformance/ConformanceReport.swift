@@ -51,7 +51,8 @@ package enum ConformanceReport {
         }
     }
 
-    /// The JSON report: `{plugin, summary: {total, passed, failed, skipped, xfail, stale, framesValidated}, checks: [...]}`;
+    /// The JSON report:
+    /// `{plugin, summary: {total, passed, failed, skipped, xfail, stale, framesValidated}, checks: [...]}`;
     /// each check's `result` is `pass`, `fail`, `skip`, `xfail` or `stale`.
     package static func json(_ outcomes: [CheckOutcome], plugin: String) -> String {
         let summary = ConformanceSummary(outcomes)
@@ -114,22 +115,27 @@ package enum ConformanceReport {
         let total = outcomes.reduce(0) { $0 + $1.seconds }
         var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         xml +=
-            #"<testsuites name="plugin-host conformance" tests="\#(summary.total)" failures="\#(summary.failed)" errors="0" skipped="\#(summary.skipped + summary.xfail)" time="\#(seconds(total))">"#
+            #"<testsuites name="plugin-host conformance" tests="\#(summary.total)" failures="\#(summary.failed)" "#
+            + #"errors="0" skipped="\#(summary.skipped + summary.xfail)" time="\#(seconds(total))">"#
             + "\n"
         for profile in Profile.allCases {
             let group = outcomes.filter { $0.profile == profile }
             guard !group.isEmpty else { continue }
             let s = ConformanceSummary(group)
             xml +=
-                #"  <testsuite name="conformance.\#(profile.rawValue)" tests="\#(s.total)" failures="\#(s.failed)" errors="0" skipped="\#(s.skipped + s.xfail)" time="\#(seconds(group.reduce(0) { $0 + $1.seconds }))">"#
+                #"  <testsuite name="conformance.\#(profile.rawValue)" tests="\#(s.total)" failures="\#(s.failed)" "#
+                + #"errors="0" skipped="\#(s.skipped + s.xfail)" "#
+                + #"time="\#(seconds(group.reduce(0) { $0 + $1.seconds }))">"#
                 + "\n"
             xml +=
-                #"    <properties><property name="plugin" value="\#(escape(plugin))"/><property name="profile" value="\#(profile.rawValue)"/></properties>"#
+                #"    <properties><property name="plugin" value="\#(escape(plugin))"/><property name="profile" "#
+                + #"value="\#(profile.rawValue)"/></properties>"#
                 + "\n"
             for o in group {
                 let family = o.name.split(separator: ".").first.map(String.init) ?? o.name
                 let open =
-                    #"    <testcase classname="conformance.\#(profile.rawValue).\#(escape(family))" name="\#(escape(o.name))" time="\#(seconds(o.seconds))""#
+                    #"    <testcase classname="conformance.\#(profile.rawValue).\#(escape(family))" "#
+                    + #"name="\#(escape(o.name))" time="\#(seconds(o.seconds))""#
                 let reason = escape(o.reason ?? "")
                 switch o.status {
                 case .passed:

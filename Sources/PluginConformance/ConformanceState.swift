@@ -59,11 +59,18 @@ struct ConformanceState: Sendable {
     var json: String {
         let timer = safetyTimer.map { #"{"deadline":\#($0)}"# } ?? "null"
         let config =
-            #"{"iosEarliestProcessingBeginMinutes":\#(processingMinutes),"iosEarliestRefreshBeginMinutes":\#(refreshMinutes),"iosProcessingSafetyTimeoutSecs":\#(processingTimeout),"iosRequiresExternalPower":\#(externalPower),"iosRequiresNetworkConnectivity":\#(networkConnectivity),"iosSafetyTimeoutSecs":\#(safetyTimeout)}"#
+            #"{"iosEarliestProcessingBeginMinutes":\#(processingMinutes),"#
+            + #""iosEarliestRefreshBeginMinutes":\#(refreshMinutes),"#
+            + #""iosProcessingSafetyTimeoutSecs":\#(processingTimeout),"#
+            + #""iosRequiresExternalPower":\#(externalPower),"#
+            + #""iosRequiresNetworkConnectivity":\#(networkConnectivity),"iosSafetyTimeoutSecs":\#(safetyTimeout)}"#
         let counters =
             #"{"completed":\#(completed),"expired":\#(expired),"launched":\#(launched),"violations":\#(violations)}"#
         return
-            #"{"activeTask":\#(activeTask),"clock":"\#(clock)","conditions":\#(conditions),"config":\#(config),"counters":\#(counters),"now":\#(now),"pendingCancelInvoke":\#(pendingCancelInvoke),"pendingRequests":[\#(pendingRequests.joined(separator: ","))],"profile":"\#(profile.rawValue)","safetyTimer":\#(timer)}"#
+            #"{"activeTask":\#(activeTask),"clock":"\#(clock)","conditions":\#(conditions),"config":\#(config),"#
+            + #""counters":\#(counters),"now":\#(now),"pendingCancelInvoke":\#(pendingCancelInvoke),"#
+            + #""pendingRequests":[\#(pendingRequests.joined(separator: ","))],"profile":"\#(profile.rawValue)","#
+            + #""safetyTimer":\#(timer)}"#
     }
 
     /// The response to a `plugin/state` request with this snapshot.

@@ -99,7 +99,8 @@ struct OutputSplitter {
         for (k, b) in zip(Self.header, line) where Self.lower(b) != k {
             throw Malformed(
                 description:
-                    "expected an LSP frame (\"Content-Length: N\" header only), got \(ConformanceText.escape(buffer[offset...]))"
+                    "expected an LSP frame (\"Content-Length: N\" header only), got "
+                    + "\(ConformanceText.escape(buffer[offset...]))"
             )
         }
     }

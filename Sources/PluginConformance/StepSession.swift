@@ -82,7 +82,8 @@ struct StepSession {
         }
         if pipe.killedByWatchdog {
             result.note =
-                "the plugin stopped reading its stdin (a write was still blocked at the time limit; the plugin was killed)"
+                "the plugin stopped reading its stdin (a write was still blocked at the time limit; the plugin was "
+                + "killed)"
         } else if writeFailed, result.note == nil, case .barrier = step.ending {
             result.note = "the plugin stopped reading its stdin"
         }

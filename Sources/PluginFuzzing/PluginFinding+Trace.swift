@@ -15,7 +15,8 @@ extension PluginFuzzer.Finding {
         let expected = mismatch.expected.map { $0.description } ?? "nothing more"
         let actual = mismatch.actual.map { $0.description } ?? "nothing more"
         var text =
-            "At step \(step + 1) of \(steps.count) (\(steps[step].summary)), the reference model of the contract expected \(expected) but the plugin wrote \(actual)."
+            "At step \(step + 1) of \(steps.count) (\(steps[step].summary)), the reference model of the contract "
+            + "expected \(expected) but the plugin wrote \(actual)."
         if let e = mismatch.expected, let a = mismatch.actual {
             let paths = FrameComparison.differingPaths(e, a)
             if !paths.isEmpty { text += " They differ in \(paths.joined(separator: ", "))." }

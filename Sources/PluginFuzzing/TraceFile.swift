@@ -5,10 +5,12 @@ import PluginHost
 /// A replayable trace: JSON Lines. The first line describes the run and the
 /// finding; then one line per step with what was sent, what the model expected
 /// and what the plugin wrote (plugin level), or one line per system action
-/// (system level); `plugin-host replay FILE` re-runs it.
+/// (system level); `plugin-host replay FILE` re-runs it. In the example the
+/// first line is wrapped; in the file it is one line.
 ///
 /// ```
-/// {"explanation":"...","finding":"...","kind":"header","level":"plugin","pluginArguments":["--profile","seed"],"profile":"seed","seed":7,"version":1}
+/// {"explanation":"...","finding":"...","kind":"header","level":"plugin",
+///  "pluginArguments":["--profile","seed"],"profile":"seed","seed":7,"version":1}
 /// {"actual":[...],"expected":[...],"index":0,"kind":"step","send":{"id":1,"jsonrpc":"2.0","method":"waitForCancel"}}
 /// ```
 public struct TraceFile: Sendable {

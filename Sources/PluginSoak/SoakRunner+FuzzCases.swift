@@ -56,7 +56,8 @@ extension SoakRunner {
         }
         if state["counters"]?["violations"] != .number(0) {
             record(
-                "fuzz case \(index): counters.violations is \(state["counters"]?["violations"]?.description ?? "missing")"
+                "fuzz case \(index): counters.violations is "
+                    + "\(state["counters"]?["violations"]?.description ?? "missing")"
             )
         }
     }

@@ -11,7 +11,8 @@ extension SoakRunner {
             _ = try connection.callBlocking(method: PluginReset.name, params: nil, timeout: .seconds(60))
             let state = try connection.callBlocking(method: PluginStateMethod.name, params: nil, timeout: .seconds(60))
             report.pluginPendingAtEnd =
-                "pendingCancelInvoke \(state["pendingCancelInvoke"]?.description ?? "missing"), cancelInvokePending \(state["cancelInvokePending"]?.description ?? "missing")"
+                "pendingCancelInvoke \(state["pendingCancelInvoke"]?.description ?? "missing"), cancelInvokePending "
+                + "\(state["cancelInvokePending"]?.description ?? "missing")"
             if state["pendingCancelInvoke"] != .null || state["cancelInvokePending"] == .bool(true) {
                 report.error =
                     "the plugin still has a pending waitForCancel after a reset: \(report.pluginPendingAtEnd)"
@@ -40,7 +41,8 @@ extension SoakRunner {
             report.leakedPluginIDs = probeIDs.filter { answers[$0] != 0 }.count
             if report.leakedPluginIDs > 0 {
                 report.error =
-                    "\(report.leakedPluginIDs) of \(probeIDs.count) ids answered long ago are still pending in the plugin (-32600 on reuse, or no answer)"
+                    "\(report.leakedPluginIDs) of \(probeIDs.count) ids answered long ago are still pending in the "
+                    + "plugin (-32600 on reuse, or no answer)"
             }
         } catch {
             report.error = "the final checks failed: \(error)"

@@ -39,7 +39,8 @@ extension SoakRunner {
             "soak: \(s.invokes) invokes, \(s.fuzzCases) fuzz cases against one plugin process (\(s.plugin))", "",
         ]
         lines.append(
-            "round   invokes  requests  fuzz cases  seconds  plugin RSS KiB  plugin peak KiB  host RSS KiB  host pending"
+            "round   invokes  requests  fuzz cases  seconds  plugin RSS KiB  plugin peak KiB  host RSS KiB  host "
+                + "pending"
         )
         for x in r.samples {
             lines.append(
@@ -53,18 +54,21 @@ extension SoakRunner {
             let base = r.samples[s.warmUpRounds - 1].plugin.rss
             let last = r.samples.last!.plugin.rss
             lines.append(
-                "plugin VmRSS after warm-up: \(base) KiB; at the end: \(last) KiB; largest growth: \(r.growth(warmUpRounds: s.warmUpRounds)) KiB (limit \(s.growthLimitKB) KiB)"
+                "plugin VmRSS after warm-up: \(base) KiB; at the end: \(last) KiB; largest growth: "
+                    + "\(r.growth(warmUpRounds: s.warmUpRounds)) KiB (limit \(s.growthLimitKB) KiB)"
             )
             let hostBase = r.samples[s.warmUpRounds - 1].host.rss
             lines.append(
-                "host VmRSS after warm-up: \(hostBase) KiB; at the end: \(r.samples.last!.host.rss) KiB; largest growth: \(r.hostGrowth(warmUpRounds: s.warmUpRounds)) KiB (limit \(s.growthLimitKB) KiB)"
+                "host VmRSS after warm-up: \(hostBase) KiB; at the end: \(r.samples.last!.host.rss) KiB; largest "
+                    + "growth: \(r.hostGrowth(warmUpRounds: s.warmUpRounds)) KiB (limit \(s.growthLimitKB) KiB)"
             )
         }
         lines.append(
             "invoke answers differing from the script: \(r.invokeMismatches); fuzz-case violations: \(r.fuzzViolations)"
         )
         lines.append(
-            "pending at the end: host \(r.hostPendingAtEnd); plugin \(r.pluginPendingAtEnd); old ids still pending in the plugin: \(r.leakedPluginIDs) of \(r.probedIDs) probed"
+            "pending at the end: host \(r.hostPendingAtEnd); plugin \(r.pluginPendingAtEnd); old ids still pending in "
+                + "the plugin: \(r.leakedPluginIDs) of \(r.probedIDs) probed"
         )
         if !r.faults.isEmpty {
             lines.append("")

@@ -95,7 +95,8 @@ package final class SoakRunner: Sendable {
             progress(
                 String(
                     format:
-                        "soak: round %d/%d: %d invokes (%d requests), %d fuzz cases, plugin RSS %d KiB (peak %d), host RSS %d KiB, host pending %d, %.1f s",
+                        "soak: round %d/%d: %d invokes (%d requests), %d fuzz cases, plugin RSS %d KiB (peak %d), host "
+                        + "RSS %d KiB, host pending %d, %.1f s",
                     round, rounds, invokesDone, requestsDone, casesDone, plugin.rss, plugin.peak, host.rss,
                     sample.hostPending, sample.seconds))
         }

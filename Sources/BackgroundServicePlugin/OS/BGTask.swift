@@ -59,7 +59,8 @@ final class CompletionLedger {
             events.violation(
                 rule: "exactly-once",
                 detail:
-                    "setTaskCompleted(success: \(success)) called again for \(task.identifier) launched at \(task.launchedAt.decimalSeconds); ignored"
+                    "setTaskCompleted(success: \(success)) called again for \(task.identifier) launched at "
+                    + "\(task.launchedAt.decimalSeconds); ignored"
             )
             return
         }

@@ -42,7 +42,8 @@ final class BGTaskScheduler {
         guard !launchFinished else {
             throw RegistrationError(
                 description:
-                    "launch handler for \(identifier) registered after the app finished launching; all launch handlers must be registered before then"
+                    "launch handler for \(identifier) registered after the app finished launching; all launch handlers "
+                    + "must be registered before then"
             )
         }
         guard registrations[identifier] == nil else {

@@ -57,7 +57,8 @@ struct InfoPlist: Sendable, Equatable {
             let expanded = expand(id, bundleIdentifier: bundleIdentifier)
             if expanded.contains("$(") || expanded.contains("${") {
                 warnings.append(
-                    "\(path): identifier \"\(id)\" has an unexpanded build setting; only $(PRODUCT_BUNDLE_IDENTIFIER) is expanded"
+                    "\(path): identifier \"\(id)\" has an unexpanded build setting; only $(PRODUCT_BUNDLE_IDENTIFIER) "
+                        + "is expanded"
                 )
             }
             identifiers.append(expanded)
@@ -66,7 +67,8 @@ struct InfoPlist: Sendable, Equatable {
         for mode in modes {
             if let right = wrongModes[mode] {
                 warnings.append(
-                    "\(path): UIBackgroundModes lists \"\(mode)\", which iOS does not know; the mode is \"\(right)\" (the seed plugin's comment has this mistake)"
+                    "\(path): UIBackgroundModes lists \"\(mode)\", which iOS does not know; the mode is \"\(right)\" "
+                        + "(the seed plugin's comment has this mistake)"
                 )
             }
         }
@@ -76,7 +78,8 @@ struct InfoPlist: Sendable, Equatable {
         ] {
             if !plist.permittedIdentifiers.contains(id) {
                 warnings.append(
-                    "\(path): \(id) is not in BGTaskSchedulerPermittedIdentifiers; submitting it will fail with notPermitted"
+                    "\(path): \(id) is not in BGTaskSchedulerPermittedIdentifiers; submitting it will fail with "
+                        + "notPermitted"
                 )
             }
             if !plist.backgroundModes.contains(mode) {

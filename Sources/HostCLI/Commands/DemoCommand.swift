@@ -179,7 +179,8 @@ enum DemoSummary {
             case .event(let n) where n.method == TaskCompletedEvent.name:
                 if let p = try? TaskEventParams(json: n.params ?? .null) {
                     completions.append(
-                        "\(p.identifier.split(separator: ".").last ?? "") \(p.success == true ? "success" : "failure") at \(TimelineRenderer.clock(p.at))"
+                        "\(p.identifier.split(separator: ".").last ?? "") \(p.success == true ? "success" : "failure") "
+                            + "at \(TimelineRenderer.clock(p.at))"
                     )
                 }
             case .response(let r, .rust):
@@ -194,14 +195,18 @@ enum DemoSummary {
         lines.append(
             "  background tasks completed: \(completions.isEmpty ? "none" : completions.joined(separator: "; "))")
         lines.append(
-            "  cancel listeners resolved (stop the service): \(resolved); rejected: \(rejections.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
+            "  cancel listeners resolved (stop the service): \(resolved); rejected: "
+                + "\(rejections.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
         )
         if let s = finalState {
             lines.append(
-                "  plugin counters: launched \(s.counters.launched), completed \(s.counters.completed), expired \(s.counters.expired), violations \(s.counters.violations), dropped invokes \(s.counters.dropped ?? 0)"
+                "  plugin counters: launched \(s.counters.launched), completed \(s.counters.completed), expired "
+                    + "\(s.counters.expired), violations \(s.counters.violations), dropped invokes "
+                    + "\(s.counters.dropped ?? 0)"
             )
             lines.append(
-                "  pending requests at the end: \(s.pendingRequests.isEmpty ? "none" : s.pendingRequests.map(\.identifier).joined(separator: ", "))"
+                "  pending requests at the end: "
+                    + (s.pendingRequests.isEmpty ? "none" : s.pendingRequests.map(\.identifier).joined(separator: ", "))
             )
         }
         lines.append("  plugin \(pluginExit)")

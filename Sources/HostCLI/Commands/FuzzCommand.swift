@@ -67,7 +67,8 @@ enum FuzzCommand {
             var letters = ExhaustiveExplorer.Letter.allCases.map(\.rawValue)
             if s.dispatch == .tauri { letters += ExhaustiveExplorer.RaceLetter.allCases.map(\.rawValue) }
             return "exhaustive, profile \(s.profile.rawValue), dispatch \(s.dispatch.rawValue), every sequence up "
-                + "to depth \(s.depth) over \(letters.count) letters (\(letters.joined(separator: " "))), plugin \(s.plugin)"
+                + "to depth \(s.depth) over \(letters.count) letters (\(letters.joined(separator: " "))), plugin "
+                + "\(s.plugin)"
         }
         let limit = s.runs.map { "\($0) cases" } ?? "\(s.seconds) s"
         return "level \(s.level), profile \(s.profile.rawValue), dispatch \(s.dispatch.rawValue), seed \(s.seed), "

@@ -47,7 +47,8 @@ enum ReplayCommand {
         }
         if let checked = HostCLI.stopAfterCheckingArguments("replay") { return checked }
         print(
-            "replay \(args.positional[0]): \(trace.header.level) level, profile \(trace.header.profile.rawValue), finding: \(trace.header.finding)"
+            "replay \(args.positional[0]): \(trace.header.level) level, profile \(trace.header.profile.rawValue), "
+                + "finding: \(trace.header.finding)"
         )
         switch trace.header.level {
         case "plugin": return replayPlugin(trace, plugin: plugin, extra: args.passthrough)
@@ -143,7 +144,10 @@ enum SystemReplay {
             print("invariants: still broken after step \(v.step + 1): \(v.violation.signature)")
         } else {
             print(
-                "invariants: the finding no longer reproduces (\(outcome.signatures.isEmpty ? "every invariant holds" : "other violations: " + outcome.signatures.joined(separator: "; ")))"
+                "invariants: the finding no longer reproduces ("
+                    + (outcome.signatures.isEmpty
+                        ? "every invariant holds" : "other violations: " + outcome.signatures.joined(separator: "; "))
+                    + ")"
             )
         }
         return identical ? 0 : 1

@@ -11,7 +11,8 @@ extension SystemFuzzer.Finding {
             return "The run could not be completed: \(outcome.error ?? "unknown error")."
         }
         var text =
-            "\(v.invariant.rawValue) (\(v.invariant.statement)) broke after step \(step + 1) of \(systemCase.actions.count), \"\(systemCase.actions[step].summary)\": \(v.detail)."
+            "\(v.invariant.rawValue) (\(v.invariant.statement)) broke after step \(step + 1) of "
+            + "\(systemCase.actions.count), \"\(systemCase.actions[step].summary)\": \(v.detail)."
         if let why = SystemFuzzer.Finding.diagnosis[v.cause] { text += " " + why }
         let races = outcome.allRaces.filter { $0.race != .ipcVsMain }
         if !races.isEmpty { text += " Races decided: " + races.map(\.description).joined(separator: "; ") + "." }
