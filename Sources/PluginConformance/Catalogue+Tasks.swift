@@ -3,7 +3,10 @@ import HostProtocol
 /// Section 4: launches, expiration and the safety timer.
 extension ConformanceCatalogue {
     /// The checks of section 4.
-    static let tasks: [ConformanceCheck] = [
+    static let tasks: [ConformanceCheck] = tasksLaunching + tasksEnding
+
+    /// The checks of section 4 for launches and the safety timer.
+    static let tasksLaunching: [ConformanceCheck] = [
         ConformanceCheck(
             "task.register-at-load", section: 4,
             rule:
@@ -103,7 +106,8 @@ extension ConformanceCatalogue {
         },
         ConformanceCheck(
             "task.processing-launch.no-timer-when-not-positive", section: 4,
-            rule: "processing-launch: iosProcessingSafetyTimeoutSecs <= 0 means no safety timer.", flags: ["--events"]
+            rule: "processing-launch: iosProcessingSafetyTimeoutSecs <= 0 means no safety timer.",
+            flags: ["--events"]
         ) { _ in
             [
                 .send(
@@ -162,7 +166,9 @@ extension ConformanceCatalogue {
                 .send(advance(4, "27.999999999"), expect: [now(4, "27.999999999")]),
                 .send(
                     advance(5, "0.000000001"),
-                    expect: [timer("fired", deadline: "28"), result(2), completed(.refresh, success: false, at: "28")]
+                    expect: [
+                        timer("fired", deadline: "28"), result(2), completed(.refresh, success: false, at: "28"),
+                    ]
                         + scheduleNext(refreshAt: "928") + [now(5, "28")]),
                 .send(
                     state(6),
@@ -227,158 +233,6 @@ extension ConformanceCatalogue {
                             $0.completed = 1
                         }.reply(5),
                     ]),
-            ]
-        },
-        ConformanceCheck(
-            "task.expiration.order", section: 4,
-            rule:
-                "expiration: resolve the pending cancel invoke (null); complete the active task with false; "
-                + "schedule-next; clean up.",
-            flags: ["--events"]
-        ) { _ in
-            [
-                .send(
-                    startKeepalive(1), request(2, "waitForCancel"), launch(3, .refresh), advance(4, "3"),
-                    expect: scheduleNext(refreshAt: "900") + [
-                        result(1), launched(.refresh, at: "0"), timer("started", deadline: "28"),
-                        launchResult(3, .refresh, at: "0"), now(4, "3"),
-                    ]),
-                .send(
-                    request(5, "os/expire", identifier(.refresh)),
-                    expect: [expired(.refresh, at: "3"), result(2), completed(.refresh, success: false, at: "3")]
-                        + scheduleNext(refreshAt: "903") + [timer("invalidated", deadline: "28"), result(5)]),
-            ]
-        },
-        ConformanceCheck(
-            "task.expiration.processing", section: 4,
-            rule: "expiration: the same for a processing task (no safety timer to invalidate).", flags: ["--events"]
-        ) { _ in
-            [
-                .send(
-                    startKeepalive(1), launch(2, .processing), request(3, "waitForCancel"),
-                    expect: scheduleNext(refreshAt: "900") + [
-                        result(1), launched(.processing, at: "0"), launchResult(2, .processing, at: "0"),
-                    ]),
-                .send(
-                    request(4, "os/expire", identifier(.processing)),
-                    expect: [expired(.processing, at: "0"), result(3), completed(.processing, success: false, at: "0")]
-                        + scheduleNext(refreshAt: "900") + [result(4)]),
-            ]
-        },
-        ConformanceCheck(
-            "task.exactly-once.complete-after-expiration", section: 4,
-            rule:
-                "exactly-once: after an expiration completed the task, completeBgTask completes nothing (no second "
-                + "completion, no violation, no reschedule).",
-            flags: ["--events"]
-        ) { p in
-            [
-                .send(
-                    startKeepalive(1), launch(2, .refresh), request(3, "os/expire", identifier(.refresh)),
-                    expect: scheduleNext(refreshAt: "900") + [
-                        result(1), launched(.refresh, at: "0"), timer("started", deadline: "28"),
-                        launchResult(2, .refresh, at: "0"),
-                        expired(.refresh, at: "0"), completed(.refresh, success: false, at: "0"),
-                    ] + scheduleNext(refreshAt: "900") + [timer("invalidated", deadline: "28"), result(3)]),
-                .send(
-                    request(4, "completeBgTask"), state(5),
-                    expect: [
-                        result(4),
-                        ConformanceState.with(p) {
-                            $0.pendingRequests = [
-                                requestInfo(.processing, at: "900"), requestInfo(.refresh, at: "900"),
-                            ]
-                            $0.launched = 1
-                            $0.completed = 1
-                            $0.expired = 1
-                        }.reply(5),
-                    ]),
-            ]
-        },
-        ConformanceCheck(
-            "task.exactly-once.complete-after-stop", section: 4,
-            rule:
-                "exactly-once: stopKeepalive completes the active task once; a later completeBgTask completes nothing.",
-            flags: ["--events"]
-        ) { p in
-            [
-                .send(
-                    startKeepalive(1), launch(2, .processing), request(3, "stopKeepalive"),
-                    request(4, "completeBgTask"),
-                    expect: scheduleNext(refreshAt: "900") + [
-                        result(1), launched(.processing, at: "0"), launchResult(2, .processing, at: "0"),
-                        cancelled(.refresh), completed(.processing, success: false, at: "0"), result(3), result(4),
-                    ]),
-                .send(
-                    state(5),
-                    expect: [
-                        ConformanceState.with(p) {
-                            $0.launched = 1
-                            $0.completed = 1
-                        }.reply(5)
-                    ]),
-            ]
-        },
-        ConformanceCheck(
-            "task.exactly-once.complete-after-timer", section: 4,
-            rule:
-                "exactly-once: after the safety timer completed the task, completeBgTask and os/expire complete "
-                + "nothing.",
-            flags: ["--events"]
-        ) { p in
-            [
-                .send(
-                    startKeepalive(1, #"{"iosSafetyTimeoutSecs":5}"#), launch(2, .refresh), advance(3, "5"),
-                    expect: scheduleNext(refreshAt: "900") + [
-                        result(1), launched(.refresh, at: "0"), timer("started", deadline: "5"),
-                        launchResult(2, .refresh, at: "0"),
-                        timer("fired", deadline: "5"), completed(.refresh, success: false, at: "5"),
-                    ] + scheduleNext(refreshAt: "905") + [now(3, "5")]),
-                .send(
-                    request(4, "completeBgTask", #"{"success":false}"#), request(5, "os/expire", identifier(.refresh)),
-                    state(6),
-                    expect: [
-                        result(4), failure(5, -32002),
-                        ConformanceState.with(p) {
-                            $0.now = "5"
-                            $0.safetyTimeout = "5"
-                            $0.pendingRequests = [
-                                requestInfo(.processing, at: "905"), requestInfo(.refresh, at: "905"),
-                            ]
-                            $0.launched = 1
-                            $0.completed = 1
-                        }.reply(6),
-                    ]),
-            ]
-        },
-        ConformanceCheck(
-            "task.one-active.launch-while-running", section: 4,
-            rule: "one-active: os/launch while a task is active is -32002, and nothing changes."
-        ) { p in
-            [
-                .send(
-                    startKeepalive(1), launch(2, .refresh), launch(3, .processing), state(4),
-                    expect: [
-                        result(1), launchResult(2, .refresh, at: "0"), failure(3, -32002),
-                        ConformanceState.with(p) {
-                            $0.activeTask = ConformanceState.active(.refresh, at: "0")
-                            $0.safetyTimer = "28"
-                            $0.pendingRequests = [requestInfo(.processing, at: "900")]
-                            $0.launched = 1
-                        }.reply(4),
-                    ])
-            ]
-        },
-        ConformanceCheck(
-            "task.one-active.launch-after-completion", section: 4,
-            rule: "one-active: once the active task is completed, the next launch is accepted."
-        ) { _ in
-            [
-                .send(
-                    startKeepalive(1), launch(2, .refresh), request(3, "completeBgTask"), launch(4, .processing),
-                    expect: [
-                        result(1), launchResult(2, .refresh, at: "0"), result(3), launchResult(4, .processing, at: "0"),
-                    ])
             ]
         },
     ]

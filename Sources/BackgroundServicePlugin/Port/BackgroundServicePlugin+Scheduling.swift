@@ -2,6 +2,13 @@ import HostProtocol
 
 /// The seed's `scheduleNext`, which only reads the plugin's state.
 extension BackgroundServicePlugin {
+    // MARK: - Task Identifiers (the seed's `let`s, derived from `bundleIdentifier`)
+
+    /// The refresh task's identifier: `<bundle id>.bg-refresh`.
+    var refreshTaskId: String { "\(bundleIdentifier).bg-refresh" }
+    /// The processing task's identifier: `<bundle id>.bg-processing`.
+    var processingTaskId: String { "\(bundleIdentifier).bg-processing" }
+
     // MARK: - Scheduling
 
     // Port: `logger.error` is a line on stderr (and the scheduler sends `os/submitFailed`).

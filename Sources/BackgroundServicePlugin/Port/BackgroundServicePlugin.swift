@@ -11,17 +11,12 @@ import HostProtocol
 final class BackgroundServicePlugin: StepWriting {
     typealias Frame = PortFrame
 
-    // MARK: - Task Identifiers
-
+    // MARK: - Task Identifiers (`refreshTaskId`, `processingTaskId`: in BackgroundServicePlugin+Scheduling.swift)
     /// Port: `Bundle.main.bundleIdentifier` is `--bundle-id`.
     let bundleIdentifier: String
-    var refreshTaskId: String { "\(bundleIdentifier).bg-refresh" }
-    var processingTaskId: String { "\(bundleIdentifier).bg-processing" }
 
     // MARK: - State for BGTask lifecycle management
-    // Port: `private(set)`, not `private`: the port is split over files (300 lines each) and
-    // `scheduleNext` and `plugin/state` read the state from theirs. Every write is in this file.
-
+    // Port: `private(set)`: `scheduleNext` and `plugin/state` read it from other files; all writes are here.
     /// Currently active BGAppRefreshTask, if any.
     private(set) var currentRefreshTask: BGAppRefreshTask?
     /// Currently active BGProcessingTask, if any (at most one of the two is non-nil).
@@ -44,16 +39,13 @@ final class BackgroundServicePlugin: StepWriting {
     private(set) var requiresNetworkConnectivity = false
 
     // Port: what the seed reaches through singletons, injected.
-    let scheduler: BGTaskScheduler, runLoop: TimerRunLoop, clock: PluginClock, events: EventSink
-    let dispatcher: Dispatcher
+    let scheduler: BGTaskScheduler, runLoop: TimerRunLoop, clock: PluginClock, events: EventSink, dispatcher: Dispatcher
     let notificationCenter = UserNotificationCenter()
-    /// Port: set when the app's process ends (`--os ios`): a job still queued for this
-    /// instance (`--dispatch tauri`, mid-batch) never runs its remaining statements.
+    /// Port: set when the app's process ends (`--os ios`): this instance's queued jobs never run on.
     var processEnded = false
     let profile: Profile
-    /// Test-only changes to the programs (mutation testing, see `Mutants/`), made as they are built.
+    /// Test-only changes to the programs (`Mutants/`), and per mutation the steps it changed.
     private(set) var mutations: [StepMutation<PortFrame>] = []
-    /// Per mutation, how many steps it changed (a test checks that none changes nothing).
     var mutationMatches: [Int] = []
 
     init(
@@ -62,14 +54,12 @@ final class BackgroundServicePlugin: StepWriting {
     ) {
         self.bundleIdentifier = bundleIdentifier
         (scheduler, runLoop, clock, events) = (os.scheduler, os.runLoop, os.clock, os.events)
-        self.profile = profile
-        self.dispatcher = dispatcher
+        (self.profile, self.dispatcher) = (profile, dispatcher)
         self.mutations = mutations(self)
         buildPrograms()
     }
 
     // MARK: - BGAppRefreshTask Handler
-
     lazy var handleBackgroundTask = program("handleBackgroundTask") {
         step("self.currentRefreshTask = task") { $0.currentRefreshTask = $0.task as? BGAppRefreshTask }
         step("task.expirationHandler = { [weak self] in self?.handleExpiration() }") { f in
@@ -80,7 +70,6 @@ final class BackgroundServicePlugin: StepWriting {
     }
 
     // MARK: - BGProcessingTask Handler
-
     lazy var handleProcessingTask = program("handleProcessingTask") {
         step("self.currentProcessingTask = task") { $0.currentProcessingTask = $0.task as? BGProcessingTask }
         step("task.expirationHandler = { [weak self] in self?.handleExpiration() }") { f in
@@ -95,7 +84,6 @@ final class BackgroundServicePlugin: StepWriting {
     }
 
     // MARK: - Expiration Handler (signals Rust to cancel)
-
     lazy var handleExpiration = program("handleExpiration") {
         // Resolve pending cancel invoke (unblocks Rust thread)
         when("if let invoke = pendingCancelInvoke") {
@@ -114,7 +102,6 @@ final class BackgroundServicePlugin: StepWriting {
     }
 
     // MARK: - Safety Timer
-
     func startSafetyTimer(with interval: String, _ value: @escaping (PortFrame) -> Double) -> Step<PortFrame> {
         call("startSafetyTimer(with: \(interval))") {
             step("safetyTimer?.invalidate()") { $0.safetyTimer?.invalidate() }
@@ -148,7 +135,6 @@ final class BackgroundServicePlugin: StepWriting {
     }
 
     // MARK: - Cleanup
-
     lazy var cleanup = call("cleanup()") {
         step("currentRefreshTask = nil") { $0.currentRefreshTask = nil }
         step("currentProcessingTask = nil") { $0.currentProcessingTask = nil }
@@ -158,7 +144,6 @@ final class BackgroundServicePlugin: StepWriting {
     }
 
     // MARK: - waitForCancel (Pending Invoke pattern)
-
     lazy var waitForCancel = program("waitForCancel") {
         // Port: under `strict`, a pending invoke is rejected (`superseded`) rather than
         // dropped; under `seed` the assignment below drops it unanswered, as the seed does.
@@ -175,7 +160,6 @@ final class BackgroundServicePlugin: StepWriting {
     }
 
     // MARK: - cancelCancelListener (timeout unblock)
-
     lazy var cancelCancelListener = program("cancelCancelListener") {
         when("if let cancelInvoke = pendingCancelInvoke") {
             bind(&$0.cancelInvoke, $0.pendingCancelInvoke)
@@ -187,7 +171,6 @@ final class BackgroundServicePlugin: StepWriting {
     }
 
     // MARK: - completeBgTask (Rust→Swift completion signal)
-
     lazy var completeBgTask = program("completeBgTask") {
         // Extract success value from invoke arguments
         exitUnless(#"let success = invoke.args(as: [String: Bool].self)?["success"] ?? true"#) { $0.readSuccess() }
@@ -221,7 +204,6 @@ final class BackgroundServicePlugin: StepWriting {
     }
 
     // MARK: - startKeepalive (configurable iOS safety timers)
-
     lazy var startKeepalive = program("startKeepalive") {
         // Port: the args are read by the profile's rules (`readArgs`); under `strict` a
         // wrong-typed field rejects the invoke (-32602) and nothing changes.
@@ -257,7 +239,6 @@ final class BackgroundServicePlugin: StepWriting {
     }
 
     // MARK: - stopKeepalive (clean up active task)
-
     lazy var stopKeepalive = program("stopKeepalive") {
         // Cancel any pending schedules for both task types
         step("BGTaskScheduler.shared.cancel(taskRequestWithIdentifier: refreshTaskId)") {
@@ -300,7 +281,6 @@ final class BackgroundServicePlugin: StepWriting {
     }
 
     // MARK: - Port seams (no counterpart in the seed)
-
     /// `plugin/reset` and `shutdown`: reject the pending cancel invoke with `reason`.
     func rejectPendingCancelInvoke(_ reason: RejectReason) {
         pendingCancelInvoke?.reject(reason)
