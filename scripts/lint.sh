@@ -18,7 +18,8 @@ esac
 paths=(Package.swift Sources Tests FuzzTargets/Package.swift FuzzTargets/Sources)
 failed=0
 swift format lint --strict --recursive --parallel "${paths[@]}" || failed=1
-long=$(find "${paths[@]}" -name '*.swift' -print0 | xargs -0 awk 'length > 120 { print FILENAME ":" FNR ": " length " columns" }')
+# Characters, not bytes (mawk's length counts bytes): grep in a UTF-8 locale.
+long=$(find "${paths[@]}" -name '*.swift' -print0 | LC_ALL=C.UTF-8 xargs -0 grep -nE '^.{121,}' | cut -d: -f1,2 || true)
 if [[ -n "$long" ]]; then
     echo "lines over 120 columns:" >&2
     echo "$long" >&2
