@@ -132,6 +132,10 @@ struct Session {
                 } else {
                     immediate += frames
                 }
+            case .batch:
+                // This target builds its batches from requests and notifications only
+                // (JSON-RPC has no nested batch); the model's own batches are for --dispatch tauri.
+                fail("a batch member was itself a batch", log: log)
             }
         }
         let expected = answers.isEmpty ? immediate : immediate + [.array(answers)]
@@ -254,6 +258,13 @@ struct Session {
         switch input {
         case .request(let r): MessageWriter.appendRequest(id: r.id, method: r.method, params: r.params, to: &out)
         case .notification(let n): MessageWriter.appendNotification(method: n.method, params: n.params, to: &out)
+        case .batch(let members):
+            out.append(UInt8(ascii: "["))
+            for (i, m) in members.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                out += bytes(of: m).dropLast()
+            }
+            out.append(UInt8(ascii: "]"))
         }
         out.append(0x0A)
         return out
@@ -263,6 +274,7 @@ struct Session {
         switch input {
         case .request(let r): "#\(r.id) \(r.method)\(r.params.map { " " + $0.description } ?? "")"
         case .notification(let n): "(notification) \(n.method)\(n.params.map { " " + $0.description } ?? "")"
+        case .batch(let members): "batch [" + members.map(summary).joined(separator: ", ") + "]"
         }
     }
 }
