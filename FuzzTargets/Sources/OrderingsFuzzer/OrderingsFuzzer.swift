@@ -258,25 +258,13 @@ struct Session {
         switch input {
         case .request(let r): MessageWriter.appendRequest(id: r.id, method: r.method, params: r.params, to: &out)
         case .notification(let n): MessageWriter.appendNotification(method: n.method, params: n.params, to: &out)
-        case .batch(let members):
-            out.append(UInt8(ascii: "["))
-            for (i, m) in members.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                out += bytes(of: m).dropLast()
-            }
-            out.append(UInt8(ascii: "]"))
+        case .batch: out += FuzzStep(input).json.compactBytes
         }
         out.append(0x0A)
         return out
     }
 
-    func summary(_ input: ReferenceModel.Input) -> String {
-        switch input {
-        case .request(let r): "#\(r.id) \(r.method)\(r.params.map { " " + $0.description } ?? "")"
-        case .notification(let n): "(notification) \(n.method)\(n.params.map { " " + $0.description } ?? "")"
-        case .batch(let members): "batch [" + members.map(summary).joined(separator: ", ") + "]"
-        }
-    }
+    func summary(_ input: ReferenceModel.Input) -> String { FuzzStep(input).summary }
 }
 
 func fail(_ message: String, log: [String]) -> Never {

@@ -115,6 +115,17 @@ public struct PluginOptions: Sendable, Equatable {
             guard i < arguments.count else { throw UsageError("\(flag) needs a value") }
             return arguments[i]
         }
+        /// A flag whose value is one of an enum's cases; the error names them all ("a, b or c").
+        func oneOf<E: RawRepresentable & CaseIterable>(_ flag: String, _ inline: String?) throws(UsageError) -> E
+        where E.RawValue == String {
+            let v = try value(flag, inline)
+            guard let e = E(rawValue: v) else {
+                let names = E.allCases.map(\.rawValue)
+                let listed = names.dropLast().joined(separator: ", ") + " or " + names.last!
+                throw UsageError("\(flag) must be \(listed), not \"\(v)\"")
+            }
+            return e
+        }
         while i < arguments.count {
             let arg = arguments[i]
             let (flag, inline): (String, String?) = {
@@ -130,44 +141,24 @@ public struct PluginOptions: Sendable, Equatable {
                     throw UsageError("--bundle-id must be a non-empty identifier without spaces")
                 }
                 options.bundleIdentifier = v
-            case "--clock":
-                let v = try value(flag, inline)
-                guard let c = ClockKind(rawValue: v) else {
-                    throw UsageError("--clock must be virtual or real, not \"\(v)\"")
-                }
-                options.clock = c
+            case "--clock": options.clock = try oneOf(flag, inline)
             case "--time-scale":
                 let v = try value(flag, inline)
                 guard let x = Double(v), x.isFinite, x > 0 else {
                     throw UsageError("--time-scale must be a positive number, not \"\(v)\"")
                 }
                 options.timeScale = x
-            case "--profile":
-                let v = try value(flag, inline)
-                guard let p = Profile(rawValue: v) else {
-                    throw UsageError("--profile must be seed or strict, not \"\(v)\"")
-                }
-                options.profile = p
+            case "--profile": options.profile = try oneOf(flag, inline)
             case "--info-plist":
                 options.infoPlistPath = try value(flag, inline)
-            case "--framing":
-                let v = try value(flag, inline)
-                guard let f = FramingMode(rawValue: v) else {
-                    throw UsageError("--framing must be auto, ndjson or lsp, not \"\(v)\"")
-                }
-                options.framing = f
+            case "--framing": options.framing = try oneOf(flag, inline)
             case "--max-frame-bytes":
                 let v = try value(flag, inline)
                 guard let n = Int(v), n >= 64, n <= 1 << 30 else {
                     throw UsageError("--max-frame-bytes must be an integer from 64 to 1073741824, not \"\(v)\"")
                 }
                 options.maxFrameBytes = n
-            case "--dispatch":
-                let v = try value(flag, inline)
-                guard let d = DispatchMode(rawValue: v) else {
-                    throw UsageError("--dispatch must be serial or tauri, not \"\(v)\"")
-                }
-                options.dispatch = d
+            case "--dispatch": options.dispatch = try oneOf(flag, inline)
             case "--dispatch-seed":
                 let v = try value(flag, inline)
                 guard let n = Int64(v), n >= 0 else {
@@ -177,10 +168,7 @@ public struct PluginOptions: Sendable, Equatable {
             case "--events":
                 guard inline == nil else { throw UsageError("--events takes no value") }
                 options.events = true
-            case "--os":
-                let v = try value(flag, inline)
-                guard let m = OSMode(rawValue: v) else { throw UsageError("--os must be manual or ios, not \"\(v)\"") }
-                options.osMode = m
+            case "--os": options.osMode = try oneOf(flag, inline)
             case "--os-seed":
                 let v = try value(flag, inline)
                 guard let n = UInt64(v) else {
