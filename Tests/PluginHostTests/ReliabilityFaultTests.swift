@@ -170,7 +170,8 @@ struct ReliabilityFaultTests {
     /// stream has ended), and close() stops and reaps it.
     @Test func aPluginThatClosesItsStdoutButRuns() async throws {
         let connection = try PluginConnection(
-            plugin: .init(executable: "/bin/sh", arguments: ["-c", "exec 1>&-; exec sleep 600"]),
+            // A day's sleep: a starved test (a loaded TSan run) must not see it end on its own.
+            plugin: .init(executable: "/bin/sh", arguments: ["-c", "exec 1>&-; exec sleep 86400"]),
             options: .init(stderrLine: { _ in }))
         let pid = try #require(connection.pluginProcess).pid
         await #expect(throws: HostError.pluginExited(nil)) {

@@ -10,16 +10,18 @@ import Testing
 @Suite("dispatch: large batches")
 struct LargeBatchTests {
     /// 20,000 members, answered in order, within a timeout meant only to catch the quadratic
-    /// behaviour (about 1 s in a debug build when linear).
+    /// behaviour (about 1 s in a debug build when linear). Under a sanitizer (instrumented
+    /// and sharing the machine with the whole suite: 94 to 144 s for linear work under TSan)
+    /// time says nothing: 2,000 members, order checked, no timeout.
     @Test(arguments: [DispatchMode.serial, .tauri])
     func twentyThousandMembers(dispatch: DispatchMode) throws {
-        let count = 20_000
+        let count = SanitizerBuild.active ? 2_000 : 20_000
         var options = try Dispatching.options(dispatch)
         options.maxFrameBytes = 100_000_000
         let engine = try PluginEngine(options: options)
         let batch = "[" + (0..<count).map { req($0, "cancelCancelListener") }.joined(separator: ",") + "]\n"
         let elapsed = ContinuousClock().measure { engine.receive(Array(batch.utf8)) }
-        #expect(elapsed < .seconds(20), "\(elapsed) for \(count) members")
+        if !SanitizerBuild.active { #expect(elapsed < .seconds(20), "\(elapsed) for \(count) members") }
         let reply = try JSONParser.parse(engine.takeOutput().dropLast())
         let ids = try #require(reply.arrayValue).map { $0["id"]?.int64Value }
         #expect(ids == (0..<count).map { Int64($0) })
