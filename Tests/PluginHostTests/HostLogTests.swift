@@ -10,6 +10,10 @@ struct HostLogTests {
     @Test func theServiceManagersDefaultLogNamesIt() {
         let configuration = ServiceManager.Configuration()
         let written = capturingStandardError { configuration.log("upload run 1: connecting") }
-        #expect(written == "[ServiceManager] upload run 1: connecting\n")
+        // Other tests running in parallel may write to fd 2 in the same moment (Swift
+        // Testing's own progress lines among them), so look for the line among whatever
+        // was taken rather than expecting it alone.
+        #expect(written.contains("[ServiceManager] upload run 1: connecting\n"))
+        #expect(!written.contains("plugin-host] upload run 1"))
     }
 }

@@ -11,8 +11,10 @@ import Testing
 /// promptly with an error that says why, and no child is left behind.
 @Suite("Process faults")
 struct ProcessFaultTests {
-    /// Generous: the design target is 100 ms (docs/reliability.md measures it); this catches hangs.
-    static let failureBound: Duration = .seconds(2)
+    /// Generous: the design target is 100 ms (docs/reliability.md measures it); this only
+    /// catches hangs, so it must hold on a starved sanitizer run too (the wait ends as soon
+    /// as all three calls have failed, so a passing run never waits for it).
+    static let failureBound: Duration = .seconds(30)
 
     func connect(env: [String: String] = [:]) throws -> PluginConnection {
         try PluginConnection(
