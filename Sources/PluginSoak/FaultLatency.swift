@@ -50,8 +50,13 @@ package enum FaultLatency {
         package let reapedMs: Double
     }
 
-    /// How long a trial may take before it counts as a hang.
-    static let hangLimit: DispatchTimeInterval = .seconds(10)
+    /// How long a trial may take before it counts as a hang, in seconds: long enough
+    /// for a starved sanitizer build, since the latency itself is what the trial measures.
+    static let hangLimitSeconds = 30
+    /// ``hangLimitSeconds`` for a semaphore wait.
+    static let hangLimit: DispatchTimeInterval = .seconds(hangLimitSeconds)
+    /// ``hangLimitSeconds`` for a process wait.
+    static let hangDuration: Duration = .seconds(hangLimitSeconds)
 
     /// Runs one trial of `kind` against a fresh plugin process.
     package static func trial(_ kind: Kind, plugin: String, arguments: [String]) throws -> Trial {
@@ -100,9 +105,9 @@ package enum FaultLatency {
 
         func wait() throws {
             guard done.wait(timeout: .now() + FaultLatency.hangLimit) == .success else {
+                let left = state.withLock { $0.left }
                 throw Failure(
-                    description:
-                        "pending calls were not failed within 10 s (\(state.withLock { $0.left }) still pending)")
+                    description: "pending calls were not failed within \(hangLimitSeconds) s (\(left) still pending)")
             }
         }
 
@@ -151,8 +156,8 @@ package enum FaultLatency {
     }
 
     private static func reaped(_ process: PluginProcess, since start: ContinuousClock.Instant) throws -> Double {
-        guard process.waitForExit(timeout: .seconds(10)) != nil else {
-            throw Failure(description: "the child was not reaped within 10 s")
+        guard process.waitForExit(timeout: FaultLatency.hangDuration) != nil else {
+            throw Failure(description: "the child was not reaped within \(FaultLatency.hangLimitSeconds) s")
         }
         return (ContinuousClock.now - start).milliseconds
     }
@@ -162,7 +167,8 @@ package enum FaultLatency {
         defer { connection.close(grace: .milliseconds(100)) }
         let process = try process(of: connection)
         do {
-            _ = try connection.callBlocking(method: PluginStateMethod.name, params: nil, timeout: .seconds(10))
+            _ = try connection.callBlocking(
+                method: PluginStateMethod.name, params: nil, timeout: FaultLatency.hangDuration)
         } catch {
             throw Failure(description: "the plugin did not answer: \(error)")
         }
@@ -192,7 +198,8 @@ package enum FaultLatency {
         let pending = Pending()
         pending.start([WaitForCancel.name], on: connection)
         do {
-            _ = try connection.callBlocking(method: OSPendingTaskRequests.name, params: nil, timeout: .seconds(10))
+            _ = try connection.callBlocking(
+                method: OSPendingTaskRequests.name, params: nil, timeout: FaultLatency.hangDuration)
         } catch {
             throw Failure(description: "the plugin did not answer: \(error)")
         }
@@ -220,8 +227,9 @@ package enum FaultLatency {
         let pending = try pendingWait(on: connection)
         let start = ContinuousClock.now
         process.closeInput()
-        guard let status = process.waitForExit(timeout: .seconds(10)) else {
-            throw Failure(description: "the plugin did not exit within 10 s of its stdin closing")
+        guard let status = process.waitForExit(timeout: FaultLatency.hangDuration) else {
+            throw Failure(
+                description: "the plugin did not exit within \(FaultLatency.hangLimitSeconds) s of its stdin closing")
         }
         let exited = (ContinuousClock.now - start).milliseconds
         guard status == .exited(0) else {
@@ -258,12 +266,12 @@ package enum FaultLatency {
         } catch {
             throw Failure(description: "cannot write to the plugin: \(error)")
         }
-        guard let status = child.waitForExit(timeout: .seconds(10)) else {
+        guard let status = child.waitForExit(timeout: FaultLatency.hangDuration) else {
             let holders = processesHolding(pipeName)
             child.kill(SIGKILL)
             throw Failure(
-                description:
-                    "the plugin did not exit within 10 s of its stdout closing (\(pipeName) still open in: \(holders))")
+                description: "the plugin did not exit within \(hangLimitSeconds) s of its stdout closing"
+                    + " (\(pipeName) still open in: \(holders))")
         }
         let exited = (ContinuousClock.now - start).milliseconds
         child.close(grace: .seconds(1))  // its stderr forwarded to the end

@@ -17,7 +17,9 @@ import Testing
 /// latencies against the 100 ms promise (docs/reliability.md).
 @Suite("Reliability: process faults")
 struct ReliabilityFaultTests {
-    static let bound = 2000.0  // ms
+    /// A hang catcher that must hold on a starved sanitizer run too; the 100 ms promise
+    /// is measured by `plugin-host soak`, not here.
+    static let bound = 30_000.0  // ms
 
     /// Each fault kind, through the same code the soak measures with: SIGKILL,
     /// SIGTERM and exit-mid-frame fail every pending call and the child is reaped;
