@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol"]),
         .testTarget(
             name: "BackgroundServicePluginTests",
-            dependencies: ["BackgroundServicePlugin", "HostProtocol", "background-service-plugin"]
+            dependencies: ["BackgroundServicePlugin", "HostProtocol", "HostTestSupport", "background-service-plugin"]
         ),
         .testTarget(
             name: "PluginHostTests",

@@ -29,13 +29,17 @@ public final class PluginFuzzer: Sendable {
         /// The plugin's `--dispatch` (its arguments must say the same): under `tauri` cases
         /// contain racing batches with schedules (``StepGenerator``, ``InterleavingCheck``).
         public var dispatch: DispatchMode
+        /// Seconds one step's replies may take before the plugin counts as hung (a
+        /// finding): generous, since a loaded machine or a sanitizer build is slow.
+        public var replyTimeout: Double
 
         /// A configuration.
         public init(
             plugin: PluginLauncher, profile: Profile, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int,
-            jobs: Int, stopAfterFindings: Int? = nil, dispatch: DispatchMode = .serial
+            jobs: Int, stopAfterFindings: Int? = nil, dispatch: DispatchMode = .serial, replyTimeout: Double = 30
         ) {
             self.dispatch = dispatch
+            self.replyTimeout = replyTimeout
             self.stopAfterFindings = stopAfterFindings
             self.plugin = plugin
             self.profile = profile
@@ -131,6 +135,6 @@ private final class DriverHolder {
     init(_ driver: PluginDriver) { self.driver = driver }
     func restart(_ options: PluginLauncher) {
         driver.close()
-        if let fresh = try? PluginDriver(plugin: options) { driver = fresh }
+        if let fresh = try? PluginDriver(plugin: options, timeout: driver.timeout) { driver = fresh }
     }
 }

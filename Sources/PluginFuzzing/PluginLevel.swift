@@ -22,7 +22,7 @@ struct PluginLevel: FuzzLevel {
     var seedSalt: UInt64 { 0x9E37_79B9_7F4A_7C15 }
 
     func makeRunner() throws(PluginDriver.DriverError) -> Runner {
-        Runner(driver: try PluginDriver(plugin: configuration.plugin))
+        Runner(driver: try PluginDriver(plugin: configuration.plugin, timeout: configuration.replyTimeout))
     }
 
     func generate(seed: UInt64) -> Case {
@@ -55,7 +55,7 @@ struct PluginLevel: FuzzLevel {
     /// The plugin no longer matches the model: start both afresh.
     func recover(_ runner: inout Runner, after outcome: PluginCase.Outcome) throws(PluginDriver.DriverError) {
         runner.driver.close()
-        runner.driver = try PluginDriver(plugin: configuration.plugin)
+        runner.driver = try PluginDriver(plugin: configuration.plugin, timeout: configuration.replyTimeout)
     }
 
     func shrink(_ c: Case, signature: String, caseSeed: UInt64, on runner: inout Runner) -> PluginFuzzer.Finding {

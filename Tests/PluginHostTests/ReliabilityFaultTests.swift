@@ -288,14 +288,3 @@ final class RawPlugin: @unchecked Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }
-
-/// Whether this test process (and so the binaries built with it) runs under a
-/// sanitizer: AddressSanitizer's quarantine makes resident memory grow with every
-/// allocation, so memory bounds are checked in plain builds only.
-enum SanitizerBuild {
-    static let active: Bool = {
-        let program = dlopen(nil, RTLD_NOW)
-        let names: [String] = ["__asan_init", "__tsan_init"]
-        return names.contains { (name: String) -> Bool in dlsym(program, name) != nil }
-    }()
-}

@@ -1,5 +1,6 @@
 import Foundation
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// Issue 8, part 1: the malformed-input corpus through the plugin binary, in both

@@ -1,5 +1,6 @@
 import Foundation
 import HostProtocol
+import HostTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -187,15 +188,4 @@ enum ProcStatus {
         }
         return (field("VmRSS"), field("VmHWM"))
     }
-}
-
-/// Whether this test process (and so the binaries built with it) runs under a
-/// sanitizer: AddressSanitizer's quarantine makes resident memory grow with every
-/// allocation, so memory bounds are checked in plain builds only.
-enum SanitizerBuild {
-    static let active: Bool = {
-        let program = dlopen(nil, RTLD_NOW)
-        let names: [String] = ["__asan_init", "__tsan_init"]
-        return names.contains { (name: String) -> Bool in dlsym(program, name) != nil }
-    }()
 }
