@@ -17,7 +17,8 @@ struct BuiltinPluginTests {
         func fuzz(_ plugin: PluginLauncher) -> SystemFuzzer {
             SystemFuzzer(
                 configuration: .init(
-                    plugin: plugin, behaviour: .seed, seed: 5, runs: 60, seconds: 600, maxSteps: 25, jobs: 1),
+                    plugin: plugin, behaviour: .seed, seed: 5, runs: 60, seconds: 600, maxSteps: 25, jobs: 1,
+                    answerTimeout: FuzzTestTimeouts.systemAnswer),
                 progress: FuzzProgress(quiet: true))
         }
         let builtin = fuzz(.inProcess(arguments: arguments, stderrPrefix: ""))

@@ -10,11 +10,6 @@ import Testing
 /// faults are caught and shrunk, shrinking is deterministic, traces replay.
 @Suite("Plugin-level fuzzer")
 struct FuzzerTests {
-    /// A step's replies may take this long: generous under a sanitizer, where one step of
-    /// thousands of frames (an auto-launching task with a zero safety timer) took over 30 s
-    /// in a starved CI run.
-    static let replyTimeout: Double = SanitizerBuild.active ? 300 : 30
-
     func fuzzer(profile: Profile, seed: UInt64, runs: Int, fault: String? = nil, stopAfter: Int? = nil) -> PluginFuzzer
     {
         var env: [String: String] = [:]
@@ -25,7 +20,7 @@ struct FuzzerTests {
                     executable: Binaries.plugin, arguments: ["--profile", profile.rawValue, "--events"],
                     environment: env),
                 profile: profile, seed: seed, runs: runs, seconds: 600, maxSteps: 40, jobs: 2,
-                stopAfterFindings: stopAfter, replyTimeout: Self.replyTimeout),
+                stopAfterFindings: stopAfter, replyTimeout: FuzzTestTimeouts.pluginReply),
             progress: FuzzProgress(quiet: true))
     }
 

@@ -88,7 +88,7 @@ struct IOSSystemFuzzerTests {
         SystemFuzzer(
             configuration: .init(
                 plugin: Self.plugin(profile), behaviour: profile == .strict ? .strict : .seed, seed: 11, runs: runs,
-                seconds: 600, maxSteps: 25, jobs: 2, os: .ios),
+                seconds: 600, maxSteps: 25, jobs: 2, os: .ios, answerTimeout: FuzzTestTimeouts.systemAnswer),
             progress: FuzzProgress(quiet: true))
     }
 

@@ -15,7 +15,7 @@ struct SystemFuzzerTests {
                 plugin: .init(
                     executable: Binaries.plugin, arguments: ["--profile", profile.rawValue], stderrPrefix: ""),
                 behaviour: profile == .strict ? .strict : .seed, seed: seed, runs: runs, seconds: 600, maxSteps: 25,
-                jobs: 2),
+                jobs: 2, answerTimeout: FuzzTestTimeouts.systemAnswer),
             progress: FuzzProgress(quiet: true))
     }
 

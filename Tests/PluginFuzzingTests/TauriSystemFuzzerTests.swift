@@ -28,7 +28,7 @@ struct TauriSystemFuzzerTests {
             configuration: .init(
                 plugin: .inProcess(arguments: Self.arguments(profile, dispatch), stderrPrefix: ""),
                 behaviour: profile == .strict ? .strict : .seed, seed: Self.seed, runs: Self.runs, seconds: 600,
-                maxSteps: 30, jobs: 1, dispatch: dispatch),
+                maxSteps: 30, jobs: 1, dispatch: dispatch, answerTimeout: FuzzTestTimeouts.systemAnswer),
             progress: FuzzProgress(quiet: true))
     }
 

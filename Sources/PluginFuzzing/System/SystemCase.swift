@@ -207,13 +207,20 @@ struct ServiceBoxed: Sendable {
 /// (each simulation resets it); started again after a run that could not be completed.
 final class SystemCaseRunner {
     let launcher: PluginLauncher
+    /// Every simulation's ``SystemSimulation/Options/answerTimeout``.
+    let answerTimeout: Duration
     private var plugin: SimulationPlugin?
 
-    init(launcher: PluginLauncher) { self.launcher = launcher }
+    init(launcher: PluginLauncher, answerTimeout: Duration = .seconds(10)) {
+        self.launcher = launcher
+        self.answerTimeout = answerTimeout
+    }
 
-    /// A simulation on the plugin.
+    /// A simulation on the plugin, with this runner's answer timeout.
     func simulation(_ options: SystemSimulation.Options) throws(SystemSimulation.SimulationError) -> SystemSimulation {
         if plugin == nil { plugin = try SimulationPlugin(launcher: launcher) }
+        var options = options
+        options.answerTimeout = answerTimeout
         return try SystemSimulation(options: options, plugin: plugin!)
     }
 

@@ -9,7 +9,9 @@ struct SystemLevel: FuzzLevel {
     var seedSalt: UInt64 { 0xD1B5_4A32_D192_ED03 }
 
     /// Never fails as a whole: a plugin that cannot start fails each case instead.
-    func makeRunner() -> SystemCaseRunner { SystemCaseRunner(launcher: configuration.plugin) }
+    func makeRunner() -> SystemCaseRunner {
+        SystemCaseRunner(launcher: configuration.plugin, answerTimeout: configuration.answerTimeout)
+    }
 
     func generate(seed: UInt64) -> SystemCase {
         var g = SystemCaseGenerator(seed: seed)
