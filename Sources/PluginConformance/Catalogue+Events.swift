@@ -94,8 +94,8 @@ extension ConformanceCatalogue {
                 .send(
                     startKeepalive(1), launch(2, .processing), advance(3, "2"),
                     request(4, "os/expire", identifier(.processing)),
-                    expect: scheduleNext(refreshAt: "900") + [
-                        result(1), launched(.processing, at: "0"), launchResult(2, .processing, at: "0"), now(3, "2"),
+                    expect: startedAndLaunched(.processing) + [
+                        now(3, "2"),
                         expired(.processing, at: "2"), completed(.processing, success: false, at: "2"),
                     ] + scheduleNext(refreshAt: "902") + [result(4)])
             ]
@@ -108,8 +108,8 @@ extension ConformanceCatalogue {
                 .send(
                     startKeepalive(1), launch(2, .processing), advance(3, "0.5"),
                     request(4, "completeBgTask", #"{"success":false}"#),
-                    expect: scheduleNext(refreshAt: "900") + [
-                        result(1), launched(.processing, at: "0"), launchResult(2, .processing, at: "0"), now(3, "0.5"),
+                    expect: startedAndLaunched(.processing) + [
+                        now(3, "0.5"),
                         completed(.processing, success: false, at: "0.5"),
                     ] + scheduleNext(refreshAt: "900.5") + [result(4)])
             ]

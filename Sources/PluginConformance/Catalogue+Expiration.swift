@@ -31,9 +31,7 @@ extension ConformanceCatalogue {
             [
                 .send(
                     startKeepalive(1), launch(2, .processing), request(3, "waitForCancel"),
-                    expect: scheduleNext(refreshAt: "900") + [
-                        result(1), launched(.processing, at: "0"), launchResult(2, .processing, at: "0"),
-                    ]),
+                    expect: startedAndLaunched(.processing)),
                 .send(
                     request(4, "os/expire", identifier(.processing)),
                     expect: [expired(.processing, at: "0"), result(3), completed(.processing, success: false, at: "0")]
@@ -50,9 +48,7 @@ extension ConformanceCatalogue {
             [
                 .send(
                     startKeepalive(1), launch(2, .refresh), request(3, "os/expire", identifier(.refresh)),
-                    expect: scheduleNext(refreshAt: "900") + [
-                        result(1), launched(.refresh, at: "0"), timer("started", deadline: "28"),
-                        launchResult(2, .refresh, at: "0"),
+                    expect: startedAndLaunched(.refresh) + [
                         expired(.refresh, at: "0"), completed(.refresh, success: false, at: "0"),
                     ] + scheduleNext(refreshAt: "900") + [timer("invalidated", deadline: "28"), result(3)]),
                 .send(
@@ -80,8 +76,7 @@ extension ConformanceCatalogue {
                 .send(
                     startKeepalive(1), launch(2, .processing), request(3, "stopKeepalive"),
                     request(4, "completeBgTask"),
-                    expect: scheduleNext(refreshAt: "900") + [
-                        result(1), launched(.processing, at: "0"), launchResult(2, .processing, at: "0"),
+                    expect: startedAndLaunched(.processing) + [
                         cancelled(.refresh), completed(.processing, success: false, at: "0"), result(3), result(4),
                     ]),
                 .send(

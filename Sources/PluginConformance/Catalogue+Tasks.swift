@@ -62,10 +62,7 @@ extension ConformanceCatalogue {
             [
                 .send(
                     startKeepalive(1), launch(2, .refresh),
-                    expect: scheduleNext(refreshAt: "900") + [
-                        result(1), launched(.refresh, at: "0"), timer("started", deadline: "28"),
-                        launchResult(2, .refresh, at: "0"),
-                    ])
+                    expect: startedAndLaunched(.refresh))
             ]
         },
         ConformanceCheck(
@@ -76,9 +73,7 @@ extension ConformanceCatalogue {
             [
                 .send(
                     startKeepalive(1), launch(2, .processing),
-                    expect: scheduleNext(refreshAt: "900") + [
-                        result(1), launched(.processing, at: "0"), launchResult(2, .processing, at: "0"),
-                    ]),
+                    expect: startedAndLaunched(.processing)),
                 .send(
                     state(3),
                     expect: [
@@ -112,9 +107,7 @@ extension ConformanceCatalogue {
             [
                 .send(
                     startKeepalive(1, #"{"iosProcessingSafetyTimeoutSecs":0}"#), launch(2, .processing),
-                    expect: scheduleNext(refreshAt: "900") + [
-                        result(1), launched(.processing, at: "0"), launchResult(2, .processing, at: "0"),
-                    ]),
+                    expect: startedAndLaunched(.processing)),
                 .send(
                     request(3, "completeBgTask"), startKeepalive(4, #"{"iosProcessingSafetyTimeoutSecs":-5}"#),
                     launch(5, .processing),
@@ -132,9 +125,8 @@ extension ConformanceCatalogue {
             [
                 .send(
                     startKeepalive(1), launch(2, .refresh), advance(3, "10"),
-                    expect: scheduleNext(refreshAt: "900") + [
-                        result(1), launched(.refresh, at: "0"), timer("started", deadline: "28"),
-                        launchResult(2, .refresh, at: "0"), now(3, "10"),
+                    expect: startedAndLaunched(.refresh) + [
+                        now(3, "10")
                     ]),
                 .send(
                     request(4, "completeBgTask"), launch(5, .refresh),
@@ -215,10 +207,8 @@ extension ConformanceCatalogue {
             [
                 .send(
                     startKeepalive(1), launch(2, .refresh), request(3, "completeBgTask"),
-                    expect: scheduleNext(refreshAt: "900") + [
-                        result(1), launched(.refresh, at: "0"), timer("started", deadline: "28"),
-                        launchResult(2, .refresh, at: "0"),
-                        completed(.refresh, success: true, at: "0"),
+                    expect: startedAndLaunched(.refresh) + [
+                        completed(.refresh, success: true, at: "0")
                     ] + scheduleNext(refreshAt: "900") + [timer("invalidated", deadline: "28"), result(3)]),
                 .send(
                     advance(4, "100"), state(5),

@@ -155,4 +155,15 @@ extension ConformanceCatalogue {
             submitted(.processing, at: processingAt ?? refreshAt, power: power, network: network),
         ]
     }
+
+    /// What starting the service (request 1, the default refresh safety timer) and
+    /// launching a `kind` task (request 2) give with `--events` on a fresh plugin at 0:
+    /// schedule-next's two requests, the start answered, the task launched (a refresh task
+    /// starts its 28 s safety timer), and the launch answered.
+    static func startedAndLaunched(_ kind: Kind) -> [Pattern] {
+        let timerStarted = kind == .refresh ? [timer("started", deadline: "28")] : []
+        return scheduleNext(refreshAt: "900") + [result(1), launched(kind, at: "0")] + timerStarted + [
+            launchResult(2, kind, at: "0")
+        ]
+    }
 }

@@ -21,9 +21,11 @@ public final class PluginDriver: Sendable {
     private let counter = Mutex(0)
     /// How long a script may take before the plugin is declared hung.
     let timeout: TimeInterval
+    /// ``timeout`` unless one is given: 30 s.
+    public static let defaultTimeout: TimeInterval = 30
 
     /// Starts the plugin (its stderr is dropped) and reads its output on a thread.
-    public init(plugin: PluginLauncher, timeout: TimeInterval = 30) throws(DriverError) {
+    public init(plugin: PluginLauncher, timeout: TimeInterval = defaultTimeout) throws(DriverError) {
         self.timeout = timeout
         do {
             transport = try plugin.start(stderrLine: { _ in })

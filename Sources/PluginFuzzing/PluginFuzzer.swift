@@ -30,13 +30,15 @@ public final class PluginFuzzer: Sendable {
         /// contain racing batches with schedules (``StepGenerator``, ``InterleavingCheck``).
         public var dispatch: DispatchMode
         /// Seconds one step's replies may take before the plugin counts as hung (a
-        /// finding): generous, since a loaded machine or a sanitizer build is slow.
+        /// finding; ``PluginDriver/defaultTimeout`` unless given): generous, since a loaded
+        /// machine or a sanitizer build is slow.
         public var replyTimeout: Double
 
         /// A configuration.
         public init(
             plugin: PluginLauncher, profile: Profile, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int,
-            jobs: Int, stopAfterFindings: Int? = nil, dispatch: DispatchMode = .serial, replyTimeout: Double = 30
+            jobs: Int, stopAfterFindings: Int? = nil, dispatch: DispatchMode = .serial,
+            replyTimeout: Double = PluginDriver.defaultTimeout
         ) {
             self.dispatch = dispatch
             self.replyTimeout = replyTimeout

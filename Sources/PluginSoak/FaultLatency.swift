@@ -53,9 +53,7 @@ package enum FaultLatency {
     /// How long a trial may take before it counts as a hang, in seconds: long enough
     /// for a starved sanitizer build, since the latency itself is what the trial measures.
     static let hangLimitSeconds = 30
-    /// ``hangLimitSeconds`` for a semaphore wait.
-    static let hangLimit: DispatchTimeInterval = .seconds(hangLimitSeconds)
-    /// ``hangLimitSeconds`` for a process wait.
+    /// ``hangLimitSeconds`` as a duration, for process and call waits.
     static let hangDuration: Duration = .seconds(hangLimitSeconds)
 
     /// Runs one trial of `kind` against a fresh plugin process.
@@ -104,7 +102,7 @@ package enum FaultLatency {
         }
 
         func wait() throws {
-            guard done.wait(timeout: .now() + FaultLatency.hangLimit) == .success else {
+            guard done.wait(timeout: .now() + .seconds(FaultLatency.hangLimitSeconds)) == .success else {
                 let left = state.withLock { $0.left }
                 throw Failure(
                     description: "pending calls were not failed within \(hangLimitSeconds) s (\(left) still pending)")

@@ -55,7 +55,7 @@ public struct SystemCase: Sendable {
         plugin: PluginLauncher, behaviour: HostBehaviour, stopAt target: String? = nil,
         dispatch: DispatchMode = .serial
     ) -> Outcome {
-        let runner = SystemCaseRunner(launcher: plugin)
+        let runner = SystemCaseRunner(launcher: plugin, answerTimeout: SystemSimulation.Options.defaultAnswerTimeout)
         defer { runner.close() }
         return run(on: runner, behaviour: behaviour, stopAt: target, dispatch: dispatch)
     }
@@ -82,7 +82,8 @@ public struct SystemCase: Sendable {
                         }
                         return runs[index].service
                     },
-                    races: scenario.races, blockingThreads: scenario.blockingThreads,
+                    answerTimeout: runner.answerTimeout, races: scenario.races,
+                    blockingThreads: scenario.blockingThreads,
                     refreshBudget: SystemCase.refreshBudget,
                     appStartsServiceAtLaunch: scenario.restartAtLaunch ? scenario.config : nil, dispatch: dispatch))
         } catch {
@@ -211,16 +212,14 @@ final class SystemCaseRunner {
     let answerTimeout: Duration
     private var plugin: SimulationPlugin?
 
-    init(launcher: PluginLauncher, answerTimeout: Duration = .seconds(10)) {
+    init(launcher: PluginLauncher, answerTimeout: Duration) {
         self.launcher = launcher
         self.answerTimeout = answerTimeout
     }
 
-    /// A simulation on the plugin, with this runner's answer timeout.
+    /// A simulation on the plugin.
     func simulation(_ options: SystemSimulation.Options) throws(SystemSimulation.SimulationError) -> SystemSimulation {
         if plugin == nil { plugin = try SimulationPlugin(launcher: launcher) }
-        var options = options
-        options.answerTimeout = answerTimeout
         return try SystemSimulation(options: options, plugin: plugin!)
     }
 

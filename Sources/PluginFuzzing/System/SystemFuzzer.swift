@@ -30,13 +30,14 @@ public final class SystemFuzzer: Sendable {
         /// cases add OS events at the instant of host invokes, sent as one batch.
         public var dispatch: DispatchMode
         /// How long one host call may wait for the plugin's answer before the case ends as a
-        /// plugin failure (``SystemSimulation/Options/answerTimeout``; 10 s by default).
+        /// plugin failure (``SystemSimulation/Options/answerTimeout``).
         public var answerTimeout: Duration
 
         /// A configuration.
         public init(
             plugin: PluginLauncher, behaviour: HostBehaviour, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int,
-            jobs: Int, os: OSMode = .manual, dispatch: DispatchMode = .serial, answerTimeout: Duration = .seconds(10)
+            jobs: Int, os: OSMode = .manual, dispatch: DispatchMode = .serial,
+            answerTimeout: Duration = SystemSimulation.Options.defaultAnswerTimeout
         ) {
             self.answerTimeout = answerTimeout
             self.os = os

@@ -39,6 +39,8 @@ public final class SystemSimulation: @unchecked Sendable {
         public var serviceFactory: @Sendable () -> any BackgroundService
         /// Wall-clock limit for the plugin to answer a request before the run is declared hung.
         public var answerTimeout: Duration
+        /// ``answerTimeout`` unless one is given: 10 s.
+        public static let defaultAnswerTimeout: Duration = .seconds(10)
         /// How the races the Rust side meets are decided (default: the first-named side).
         public var races: RacePlan
         /// The Rust side's blocking pool size (tokio's default 512).
@@ -59,7 +61,8 @@ public final class SystemSimulation: @unchecked Sendable {
         /// Creates options.
         public init(
             plugin: PluginLauncher, behaviour: HostBehaviour = .seed,
-            serviceFactory: @escaping @Sendable () -> any BackgroundService, answerTimeout: Duration = .seconds(10),
+            serviceFactory: @escaping @Sendable () -> any BackgroundService,
+            answerTimeout: Duration = defaultAnswerTimeout,
             races: RacePlan = RacePlan(), blockingThreads: Int = BlockingPool.tokioDefault,
             refreshBudget: VirtualTime? = nil, appStartsServiceAtLaunch: StartKeepaliveConfig? = nil,
             dispatch: DispatchMode = .serial
