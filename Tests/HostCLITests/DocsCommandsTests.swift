@@ -101,12 +101,22 @@ struct DocsCommandsTests {
         return gap || at == printed.endIndex
     }
 
-    /// A directory with `swift`, `plugin-host` and `background-service-plugin` for `PATH`.
-    static func makeShim() throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("docs-commands-\(getpid())")
+    /// A directory with `swift`, `plugin-host` and `background-service-plugin` for `PATH`,
+    /// made once per test process: the cases run in parallel, and a shim another case is
+    /// still writing (there but not yet executable) sends `/bin/sh` to the real `swift`.
+    static let shimDirectory: Result<String, any Error> = Result { try makeShimDirectory() }
+
+    static func makeShim() throws -> String { try shimDirectory.get() }
+
+    /// Writes the shim into a fresh directory of its own (`mkdtemp`), complete before it is used.
+    private static func makeShimDirectory() throws -> String {
+        let template = FileManager.default.temporaryDirectory.appendingPathComponent("docs-commands-XXXXXX").path
+        var bytes = Array(template.utf8CString)
+        guard let made = mkdtemp(&bytes) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: template])
+        }
+        let dir = URL(fileURLWithPath: String(cString: made))
         let swift = dir.appendingPathComponent("swift")
-        if FileManager.default.fileExists(atPath: swift.path) { return dir.path }
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let text = """
             #!/bin/sh
             # The docs test's stand-in for `swift run [-c CONFIG] NAME ARGS`: runs the built NAME.
@@ -117,11 +127,13 @@ struct DocsCommandsTests {
             exec "\(Binaries.directory.path)/$name" "$@"
             """
         try text.write(to: swift, atomically: true, encoding: .utf8)
-        chmod(swift.path, 0o755)
+        guard chmod(swift.path, 0o755) == 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: swift.path])
+        }
         for name in ["plugin-host", "background-service-plugin"] {
-            let link = dir.appendingPathComponent(name).path
-            try? FileManager.default.createSymbolicLink(
-                atPath: link, withDestinationPath: Binaries.directory.appendingPathComponent(name).path)
+            try FileManager.default.createSymbolicLink(
+                atPath: dir.appendingPathComponent(name).path,
+                withDestinationPath: Binaries.directory.appendingPathComponent(name).path)
         }
         return dir.path
     }
