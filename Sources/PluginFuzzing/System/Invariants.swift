@@ -88,10 +88,12 @@ struct InvariantChecker {
     var lostWaits: Set<RequestID> = []
 
     /// Everything broken now. `expired` lists the tasks whose expiration handler ran in this step;
-    /// `pluginReports` every `os/violation` the plugin has sent so far.
+    /// `pluginReports` every `os/violation` the plugin has sent so far; `osRunning` the task the
+    /// OS runs, from its events (``SystemSimulation/osRunningTask``).
     mutating func check(
         plugin s: PluginStateSnapshot, status: ServiceStatus, bridge: BridgeSnapshot, serviceEvents: [ServiceEvent],
-        expired: [PluginStateSnapshot.ActiveTask], pluginReports: [ViolationEvent.Params] = []
+        expired: [PluginStateSnapshot.ActiveTask], pluginReports: [ViolationEvent.Params] = [],
+        osRunning: PluginStateSnapshot.ActiveTask? = nil
     ) -> [Violation] {
         var found = staleStops(Array(serviceEvents.dropFirst(eventsSeen)))
         eventsSeen = serviceEvents.count
@@ -116,6 +118,16 @@ struct InvariantChecker {
                     invariant: .d2, cause: "a task was not completed when its expiration handler ran",
                     detail: "\(active.identifier) (launched at \(active.launchedAt.decimalSeconds) s) is still"
                         + " running after its expiration handler; iOS would kill the app"))
+        }
+        // D2: a task the OS runs and the plugin no longer holds is never completed (under
+        // --dispatch tauri, `cleanup()` on ipc can clear the reference the launch handler just stored).
+        if let task = osRunning, s.activeTask?.identifier != task.identifier {
+            found.append(
+                Violation(
+                    invariant: .d2, cause: "the plugin let go of a running task",
+                    detail: "\(task.identifier) (launched at \(task.launchedAt.decimalSeconds) s) is running, but the"
+                        + " plugin holds no reference to it: nothing will call setTaskCompleted, and iOS would expire"
+                        + " it and kill the app"))
         }
         // D4: while running, a scheduled launch must stay scheduled.
         if status.isRunning {

@@ -119,7 +119,8 @@ public struct SystemCase: Sendable {
                 checker.process = sim.processes.count
                 var found = checker.check(
                     plugin: state, status: status, bridge: sim.manager.bridgeSnapshot,
-                    serviceEvents: sim.serviceEventsSoFar, expired: expired, pluginReports: sim.pluginReportsSoFar)
+                    serviceEvents: sim.serviceEventsSoFar, expired: expired, pluginReports: sim.pluginReportsSoFar,
+                    osRunning: sim.osRunningTask)
                 if ios {
                     let relaunches = Array(sim.relaunches.dropFirst(relaunchesBefore))
                     let processes = sim.processes

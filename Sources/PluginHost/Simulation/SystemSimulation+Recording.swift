@@ -28,6 +28,7 @@ extension SystemSimulation {
                 s.events.append(n)
                 s.timeline.append(TimelineEntry(time: max(s.stamp, clock.now), kind: .event(n)))
             }
+            followTasks(n)
             lifecycle(n)
         case .settled:
             break

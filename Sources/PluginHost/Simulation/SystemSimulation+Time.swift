@@ -12,6 +12,9 @@ extension SystemSimulation {
     public func advance(by duration: VirtualTime) throws(SimulationError) {
         let target = now.adding(nanoseconds: duration.nanoseconds)
         var guardSteps = 0
+        // Steps at one instant: a plugin that has something due now but does not act on it
+        // (its state and its behaviour disagree) would otherwise hold the loop for 100,000.
+        var instant = (at: VirtualTime.zero, steps: 0)
         while true {
             guardSteps += 1
             if guardSteps > 100_000 { throw .runaway(steps: 100_000) }
@@ -20,6 +23,8 @@ extension SystemSimulation {
             let due = [pluginDue, hostDue, budgetEnd].compactMap { $0 }.filter { $0 <= target }.min()
             guard let stepTo = due ?? (now < target ? target : nil) else { return }
             let step = max(stepTo, now)
+            instant = instant.at == step ? (step, instant.steps + 1) : (step, 1)
+            if instant.steps > SystemSimulation.maxStepsPerInstant { throw .runaway(steps: instant.steps - 1) }
             stampTimeline(step)
             // Departs: host timers due at one instant wake in deadline, then set, order (no
             // choice), and the OS's refresh budget ends after both sides' work at that instant.
@@ -65,9 +70,15 @@ extension SystemSimulation {
         }
     }
 
+    /// Most steps ``advance(by:)`` takes at one instant before it gives up (`runaway`).
+    static let maxStepsPerInstant = 1_000
+
     /// iOS ends an app-refresh task whose budget is used up: its expiration handler runs.
     private func expireOverBudget() throws(SimulationError) {
-        guard let budget = options.refreshBudget, let task = try pluginState().activeTask, task.kind == .refresh,
+        // The OS's running task, which the plugin may have let go of (``osRunningTask``).
+        guard let budget = options.refreshBudget else { return }
+        let active = try pluginState().activeTask
+        guard let task = osRunningTask ?? active, task.kind == .refresh, !osRunningTaskExpired,
             task.launchedAt.adding(nanoseconds: budget.nanoseconds) <= now
         else { return }
         note("the refresh task's budget is used up: iOS expires it")
@@ -84,7 +95,9 @@ extension SystemSimulation {
         // the plugin knows when, and says so in ios.nextEventAt.
         if let ios = state.ios { return (ios.nextEventAt, nil) }
         var due = state.safetyTimerDeadline
-        if state.conditions.autoLaunch, state.activeTask == nil {
+        // The OS launches nothing while it runs a task, even one the plugin let go of.
+        let running = osRunningTask ?? state.activeTask
+        if state.conditions.autoLaunch, running == nil {
             for r in state.pendingRequests {
                 if r.kind == .processing {
                     if r.requiresExternalPower, !state.conditions.externalPower { continue }
@@ -95,7 +108,7 @@ extension SystemSimulation {
             }
         }
         var budgetEnd: VirtualTime?
-        if let budget = options.refreshBudget, let task = state.activeTask, task.kind == .refresh {
+        if let budget = options.refreshBudget, let task = running, task.kind == .refresh, !osRunningTaskExpired {
             budgetEnd = task.launchedAt.adding(nanoseconds: budget.nanoseconds)
         }
         return (due, budgetEnd)

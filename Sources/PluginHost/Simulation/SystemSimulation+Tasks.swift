@@ -1,0 +1,47 @@
+import HostProtocol
+
+/// The task the OS has running, as the plugin's events tell it.
+///
+/// `plugin/state.activeTask` is the port's view: the task its `currentRefreshTask` or
+/// `currentProcessingTask` holds. The OS's view can differ: under `--dispatch tauri` the
+/// seed's `cleanup()` on the `ipc` queue can set `currentRefreshTask = nil` just after the
+/// launch handler on the main queue stored a new task, and the plugin then holds no
+/// reference to a task the OS is still running (nothing will ever complete it). The
+/// simulation follows the OS's view from `os/taskLaunched` (running), the first
+/// `os/taskCompleted` of it (done) and `os/appTerminated` (the OS ends it with the app),
+/// so that it neither waits for an auto-launch the OS will not make while that task runs
+/// nor misses the task when it enforces the refresh budget.
+extension SystemSimulation {
+    /// The task the OS launched and nobody has completed yet, if any (the OS runs one at a time).
+    public var osRunningTask: PluginStateSnapshot.ActiveTask? { shared.withLock { $0.osRunningTask } }
+
+    /// Whether the OS has already run the expiration handler of ``osRunningTask``.
+    var osRunningTaskExpired: Bool { shared.withLock { $0.osRunningTask != nil && $0.osRunningTaskExpired } }
+
+    /// Follows `os/taskLaunched`, `os/taskExpired`, `os/taskCompleted` and `os/appTerminated`; on the
+    /// reader thread, before the reply that follows them is delivered.
+    func followTasks(_ event: RPCNotification) {
+        switch event.method {
+        case TaskLaunchedEvent.name:
+            guard let p = try? TaskLaunchedEvent.Params(json: event.params ?? .null), let kind = p.kind else { return }
+            shared.withLock { s in
+                s.osRunningTask = .init(identifier: p.identifier, kind: kind, launchedAt: p.at)
+                s.osRunningTaskExpired = false
+            }
+        case TaskExpiredEvent.name:
+            guard let p = try? TaskExpiredEvent.Params(json: event.params ?? .null) else { return }
+            shared.withLock { s in
+                if s.osRunningTask?.identifier == p.identifier { s.osRunningTaskExpired = true }
+            }
+        case TaskCompletedEvent.name:
+            guard let p = try? TaskCompletedEvent.Params(json: event.params ?? .null) else { return }
+            shared.withLock { s in
+                if s.osRunningTask?.identifier == p.identifier { s.osRunningTask = nil }
+            }
+        case AppTerminatedEvent.name:
+            shared.withLock { $0.osRunningTask = nil }
+        default:
+            break
+        }
+    }
+}
