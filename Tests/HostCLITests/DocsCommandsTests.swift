@@ -43,7 +43,7 @@ struct DocsCommandsTests {
 
     @Test(arguments: commands.filter { !$0.illustrative && !isToolchain($0) })
     func runs(_ command: DocsCommand) async throws {
-        let shim = try Self.makeShim()
+        let shim = try Self.shimDirectory.get()
         let (script, checkOnly) = Self.script(for: command)
         var environment = ProcessInfo.processInfo.environment
         environment["PATH"] = shim + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
@@ -105,8 +105,6 @@ struct DocsCommandsTests {
     /// made once per test process: the cases run in parallel, and a shim another case is
     /// still writing (there but not yet executable) sends `/bin/sh` to the real `swift`.
     static let shimDirectory: Result<String, any Error> = Result { try makeShimDirectory() }
-
-    static func makeShim() throws -> String { try shimDirectory.get() }
 
     /// Writes the shim into a fresh directory of its own (`mkdtemp`), complete before it is used.
     private static func makeShimDirectory() throws -> String {

@@ -12,11 +12,18 @@ import HostProtocol
 /// so that it neither waits for an auto-launch the OS will not make while that task runs
 /// nor misses the task when it enforces the refresh budget.
 extension SystemSimulation {
-    /// The task the OS launched and nobody has completed yet, if any (the OS runs one at a time).
-    public var osRunningTask: PluginStateSnapshot.ActiveTask? { shared.withLock { $0.osRunningTask } }
+    /// A task the OS launched and nobody has completed yet.
+    struct OSTask {
+        var task: PluginStateSnapshot.ActiveTask
+        /// Whether the OS has already run its expiration handler.
+        var expired = false
+    }
 
-    /// Whether the OS has already run the expiration handler of ``osRunningTask``.
-    var osRunningTaskExpired: Bool { shared.withLock { $0.osRunningTask != nil && $0.osRunningTaskExpired } }
+    /// The task the OS launched and nobody has completed yet, if any (the OS runs one at a time).
+    public var osRunningTask: PluginStateSnapshot.ActiveTask? { osTask?.task }
+
+    /// ``osRunningTask`` and whether its expiration handler ran, read at once.
+    var osTask: OSTask? { shared.withLock { $0.osTask } }
 
     /// Follows `os/taskLaunched`, `os/taskExpired`, `os/taskCompleted` and `os/appTerminated`; on the
     /// reader thread, before the reply that follows them is delivered.
@@ -24,22 +31,19 @@ extension SystemSimulation {
         switch event.method {
         case TaskLaunchedEvent.name:
             guard let p = try? TaskLaunchedEvent.Params(json: event.params ?? .null), let kind = p.kind else { return }
-            shared.withLock { s in
-                s.osRunningTask = .init(identifier: p.identifier, kind: kind, launchedAt: p.at)
-                s.osRunningTaskExpired = false
-            }
+            shared.withLock { $0.osTask = OSTask(task: .init(identifier: p.identifier, kind: kind, launchedAt: p.at)) }
         case TaskExpiredEvent.name:
             guard let p = try? TaskExpiredEvent.Params(json: event.params ?? .null) else { return }
             shared.withLock { s in
-                if s.osRunningTask?.identifier == p.identifier { s.osRunningTaskExpired = true }
+                if s.osTask?.task.identifier == p.identifier { s.osTask?.expired = true }
             }
         case TaskCompletedEvent.name:
             guard let p = try? TaskCompletedEvent.Params(json: event.params ?? .null) else { return }
             shared.withLock { s in
-                if s.osRunningTask?.identifier == p.identifier { s.osRunningTask = nil }
+                if s.osTask?.task.identifier == p.identifier { s.osTask = nil }
             }
         case AppTerminatedEvent.name:
-            shared.withLock { $0.osRunningTask = nil }
+            shared.withLock { $0.osTask = nil }
         default:
             break
         }

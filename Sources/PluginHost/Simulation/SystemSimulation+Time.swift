@@ -24,7 +24,7 @@ extension SystemSimulation {
             guard let stepTo = due ?? (now < target ? target : nil) else { return }
             let step = max(stepTo, now)
             instant = instant.at == step ? (step, instant.steps + 1) : (step, 1)
-            if instant.steps > SystemSimulation.maxStepsPerInstant { throw .runaway(steps: instant.steps - 1) }
+            if instant.steps > Self.maxStepsPerInstant { throw .runaway(steps: Self.maxStepsPerInstant) }
             stampTimeline(step)
             // Departs: host timers due at one instant wake in deadline, then set, order (no
             // choice), and the OS's refresh budget ends after both sides' work at that instant.
@@ -75,10 +75,12 @@ extension SystemSimulation {
 
     /// iOS ends an app-refresh task whose budget is used up: its expiration handler runs.
     private func expireOverBudget() throws(SimulationError) {
-        // The OS's running task, which the plugin may have let go of (``osRunningTask``).
         guard let budget = options.refreshBudget else { return }
+        // The OS's running task decides (the plugin may have let go of it, ``osRunningTask``);
+        // the state is still asked for, as before, since every trace's request ids count it.
         let active = try pluginState().activeTask
-        guard let task = osRunningTask ?? active, task.kind == .refresh, !osRunningTaskExpired,
+        let launched = osTask
+        guard let task = launched?.task ?? active, task.kind == .refresh, launched?.expired != true,
             task.launchedAt.adding(nanoseconds: budget.nanoseconds) <= now
         else { return }
         note("the refresh task's budget is used up: iOS expires it")
@@ -96,7 +98,8 @@ extension SystemSimulation {
         if let ios = state.ios { return (ios.nextEventAt, nil) }
         var due = state.safetyTimerDeadline
         // The OS launches nothing while it runs a task, even one the plugin let go of.
-        let running = osRunningTask ?? state.activeTask
+        let launched = osTask
+        let running = launched?.task ?? state.activeTask
         if state.conditions.autoLaunch, running == nil {
             for r in state.pendingRequests {
                 if r.kind == .processing {
@@ -108,7 +111,7 @@ extension SystemSimulation {
             }
         }
         var budgetEnd: VirtualTime?
-        if let budget = options.refreshBudget, let task = running, task.kind == .refresh, !osRunningTaskExpired {
+        if let budget = options.refreshBudget, let task = running, task.kind == .refresh, launched?.expired != true {
             budgetEnd = task.launchedAt.adding(nanoseconds: budget.nanoseconds)
         }
         return (due, budgetEnd)

@@ -100,9 +100,7 @@ public final class SystemSimulation: @unchecked Sendable {
         /// A service was running when a process ended and no process has started one since.
         var serviceMeantToRun = false
         /// The task the OS runs, from its events (``osRunningTask``).
-        var osRunningTask: PluginStateSnapshot.ActiveTask?
-        /// Whether its expiration handler ran.
-        var osRunningTaskExpired = false
+        var osTask: OSTask?
     }
 
     /// Where every host job runs, one at a time, when the simulation drains it.
