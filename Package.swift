@@ -89,7 +89,7 @@ let package = Package(
             name: "PluginFuzzingTests",
             dependencies: ["PluginFuzzing", "PluginHost", "PluginInProcess"] + runsPluginHost),
         .testTarget(name: "PluginSoakTests", dependencies: ["PluginSoak", "PluginHost"] + runsPluginHost),
-        .testTarget(name: "HostCLITests", dependencies: runsPluginHost),
+        .testTarget(name: "HostCLITests", dependencies: runsPluginHost, exclude: ["DocsShim"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,8 @@ import Testing
 ///
 /// Each command runs in `/bin/sh` from the repository's root, as written, with `swift run`,
 /// `plugin-host` and `background-service-plugin` bound to the binaries this test suite
-/// built (a `swift` shim on `PATH`: `swift run [-c release] NAME ARGS` runs `NAME ARGS`):
+/// built (the committed shims in `DocsShim/` first on `PATH`; `swift run [-c release] NAME
+/// ARGS` runs `NAME ARGS`):
 /// - a transcript (a `$ ` command followed by what it prints, with `▶` lines typed in) is
 ///   run for real and must print what the docs show, in order (`...` or `…` skips lines);
 /// - any other command runs with `PLUGIN_HOST_CHECK_ARGS` set: `plugin-host` parses the
@@ -43,10 +44,10 @@ struct DocsCommandsTests {
 
     @Test(arguments: commands.filter { !$0.illustrative && !isToolchain($0) })
     func runs(_ command: DocsCommand) async throws {
-        let shim = try Self.shimDirectory.get()
         let (script, checkOnly) = Self.script(for: command)
         var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = shim + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["PATH"] = Self.shimDirectory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["DOCS_SHIM_BINARIES"] = Binaries.directory.path
         if checkOnly { environment["PLUGIN_HOST_CHECK_ARGS"] = "1" }
         let stdin = command.input.map { $0 + "\n" }.joined()
         let env = environment
@@ -101,40 +102,13 @@ struct DocsCommandsTests {
         return gap || at == printed.endIndex
     }
 
-    /// A directory with `swift`, `plugin-host` and `background-service-plugin` for `PATH`,
-    /// made once per test process: the cases run in parallel, and a shim another case is
-    /// still writing (there but not yet executable) sends `/bin/sh` to the real `swift`.
-    static let shimDirectory: Result<String, any Error> = Result { try makeShimDirectory() }
-
-    /// Writes the shim into a fresh directory of its own (`mkdtemp`), complete before it is used.
-    private static func makeShimDirectory() throws -> String {
-        let template = FileManager.default.temporaryDirectory.appendingPathComponent("docs-commands-XXXXXX").path
-        var bytes = Array(template.utf8CString)
-        guard let made = mkdtemp(&bytes) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: template])
-        }
-        let dir = URL(fileURLWithPath: String(cString: made))
-        let swift = dir.appendingPathComponent("swift")
-        let text = """
-            #!/bin/sh
-            # The docs test's stand-in for `swift run [-c CONFIG] NAME ARGS`: runs the built NAME.
-            [ "$1" = run ] || { echo "docs test: only 'swift run' is available here" >&2; exit 2; }
-            shift
-            [ "$1" = -c ] && shift 2
-            name="$1"; shift
-            exec "\(Binaries.directory.path)/$name" "$@"
-            """
-        try text.write(to: swift, atomically: true, encoding: .utf8)
-        guard chmod(swift.path, 0o755) == 0 else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: swift.path])
-        }
-        for name in ["plugin-host", "background-service-plugin"] {
-            try FileManager.default.createSymbolicLink(
-                atPath: dir.appendingPathComponent(name).path,
-                withDestinationPath: Binaries.directory.appendingPathComponent(name).path)
-        }
-        return dir.path
-    }
+    /// The committed shims for `PATH` (`DocsShim/`: `swift`, `plugin-host`,
+    /// `background-service-plugin`), which run the binaries in `DOCS_SHIM_BINARIES`.
+    /// Committed rather than written here: a file this process writes can be inherited
+    /// open by a plugin another test spawns meanwhile, and exec'ing it then fails with
+    /// ETXTBSY, after which `/bin/sh` runs the next `swift` on `PATH` (the real one).
+    static let shimDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("DocsShim").path
 
     static func shell(_ script: String, stdin: String, environment: [String: String]) throws
         -> (status: Int32, stdout: String, stderr: String)
