@@ -105,7 +105,7 @@ struct DocsCommandsTests {
     /// The committed shims for `PATH` (`DocsShim/`: `swift`, `plugin-host`,
     /// `background-service-plugin`), which run the binaries in `DOCS_SHIM_BINARIES`.
     /// Committed rather than written here: a file this process writes can be inherited
-    /// open by a plugin another test spawns meanwhile, and exec'ing it then fails with
+    /// open by a process another test starts meanwhile, and exec'ing it then fails with
     /// ETXTBSY, after which `/bin/sh` runs the next `swift` on `PATH` (the real one).
     static let shimDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("DocsShim").path
