@@ -50,12 +50,14 @@ private final class LyingTransport: PluginTransport {
 
     private let inner: any PluginTransport
     private let lies: Counter
-    /// Bytes read from the engine but not yet a whole line, and rewritten lines not yet handed out.
-    private let buffers = Mutex((partial: [UInt8](), ready: [UInt8]()))
+    /// The engine's output, decoded with the project's codec, and rewritten frames not yet handed out.
+    private let buffers: Mutex<(decoder: FrameDecoder, ready: [UInt8])>
 
     init(inner: any PluginTransport, lies: Counter) {
         self.inner = inner
         self.lies = lies
+        let mode: FramingMode = inner.framing == .lsp ? .lsp : .ndjson
+        buffers = Mutex((FrameDecoder(mode: mode, maxFrameBytes: inner.maxFrameBytes), []))
     }
 
     var framing: Framing { inner.framing }
@@ -81,19 +83,18 @@ private final class LyingTransport: PluginTransport {
             let got = chunk.withUnsafeMutableBytes { inner.receive(into: $0) }
             if got <= 0 { return got }
             buffers.withLock { b in
-                b.partial += chunk[0..<got]
-                while let end = b.partial.firstIndex(of: UInt8(ascii: "\n")) {
-                    b.ready += rewrite(Array(b.partial[..<end])) + [UInt8(ascii: "\n")]
-                    b.partial.removeFirst(end + 1)
+                b.decoder.append(Array(chunk[0..<got]))
+                while let frame = try? b.decoder.nextFrame() {
+                    b.ready += FrameEncoder.frame(rewrite(Array(frame)), framing: framing)
                 }
             }
         }
     }
 
-    private func rewrite(_ line: [UInt8]) -> [UInt8] {
-        guard case .object(var message)? = try? JSONParser.parse(line),
+    private func rewrite(_ body: [UInt8]) -> [UInt8] {
+        guard case .object(var message)? = try? JSONParser.parse(body),
             case .object(var state)? = message["result"], let now = state["now"], state["pendingRequests"] != nil
-        else { return line }
+        else { return body }
         state["safetyTimer"] = ["deadline": now]
         message["result"] = .object(state)
         lies.add()

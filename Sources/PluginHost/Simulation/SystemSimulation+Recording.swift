@@ -27,8 +27,8 @@ extension SystemSimulation {
             shared.withLock { s in
                 s.events.append(n)
                 s.timeline.append(TimelineEntry(time: max(s.stamp, clock.now), kind: .event(n)))
+                s.followTasks(n)
             }
-            followTasks(n)
             lifecycle(n)
         case .settled:
             break

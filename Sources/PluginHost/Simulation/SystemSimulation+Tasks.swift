@@ -24,26 +24,24 @@ extension SystemSimulation {
 
     /// ``osRunningTask`` and whether its expiration handler ran, read at once.
     var osTask: OSTask? { shared.withLock { $0.osTask } }
+}
 
+extension SystemSimulation.Shared {
     /// Follows `os/taskLaunched`, `os/taskExpired`, `os/taskCompleted` and `os/appTerminated`; on the
-    /// reader thread, before the reply that follows them is delivered.
-    func followTasks(_ event: RPCNotification) {
+    /// reader thread, under the lock that records the event, before the reply that follows it is delivered.
+    mutating func followTasks(_ event: RPCNotification) {
         switch event.method {
         case TaskLaunchedEvent.name:
             guard let p = try? TaskLaunchedEvent.Params(json: event.params ?? .null), let kind = p.kind else { return }
-            shared.withLock { $0.osTask = OSTask(task: .init(identifier: p.identifier, kind: kind, launchedAt: p.at)) }
+            osTask = .init(task: .init(identifier: p.identifier, kind: kind, launchedAt: p.at))
         case TaskExpiredEvent.name:
             guard let p = try? TaskExpiredEvent.Params(json: event.params ?? .null) else { return }
-            shared.withLock { s in
-                if s.osTask?.task.identifier == p.identifier { s.osTask?.expired = true }
-            }
+            if osTask?.task.identifier == p.identifier { osTask?.expired = true }
         case TaskCompletedEvent.name:
             guard let p = try? TaskCompletedEvent.Params(json: event.params ?? .null) else { return }
-            shared.withLock { s in
-                if s.osTask?.task.identifier == p.identifier { s.osTask = nil }
-            }
+            if osTask?.task.identifier == p.identifier { osTask = nil }
         case AppTerminatedEvent.name:
-            shared.withLock { $0.osTask = nil }
+            osTask = nil
         default:
             break
         }
