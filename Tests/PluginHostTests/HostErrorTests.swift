@@ -45,13 +45,13 @@ struct HostErrorTests {
     func codes() {
         let all: [HostError.Code] = [
             .launchFailed, .pluginExited, .timedOut, .rejected, .rpcError, .protocolError, .invalidResult,
-            .cancelled, .closed, .ioFailure,
+            .cancelled, .closed, .ioFailure, .flooding,
         ]
         #expect(Set(all).count == all.count)
         #expect(
             all.map(\.description) == [
                 "launchFailed", "pluginExited", "timedOut", "rejected", "rpcError", "protocolError", "invalidResult",
-                "cancelled", "closed", "ioFailure",
+                "cancelled", "closed", "ioFailure", "flooding",
             ])
     }
 
@@ -66,6 +66,12 @@ struct HostErrorTests {
         #expect(HostError.cancelled.code == .cancelled && HostError.closed.code == .closed)
         #expect(HostError.launchFailed("x") != HostError.launchFailed("y"))
         #expect(HostError.launchFailed("x").code == HostError.launchFailed("y").code)
+        let flood = HostError.flooding("100,001 frames, 5 MiB (limit 100,000 frames or 64 MiB) without a request")
+        #expect(flood.code == .flooding && flood.rpcCode == nil)
+        #expect(
+            flood.description
+                == "the plugin flooded its output: 100,001 frames, 5 MiB (limit 100,000 frames or 64 MiB) "
+                + "without a request; stopped")
     }
 
     @Test("service, simulation errors: codes and what they carry")

@@ -137,34 +137,12 @@ package enum Stderr {
         writeText("background-service-plugin: \(oneLine(line))\n")
     }
 
-    /// Log lines quote input (method names, ids): its control characters are
-    /// escaped, so that a method named `"x\nforged line"` cannot split a diagnostic
-    /// in two or write raw NUL and escape bytes to the host's log. Input is capped too:
-    /// a 1 MiB method name makes a 1 MiB log line otherwise.
-    package static func oneLine(_ line: String) -> String {
-        guard line.unicodeScalars.contains(where: isControl) || line.utf8.count > 4096 else { return line }
-        var out = String.UnicodeScalarView()
-        var length = 0
-        for scalar in line.unicodeScalars {
-            if length >= 4096 {
-                return String(out) + "… (\(line.utf8.count) bytes)"
-            }
-            if isControl(scalar) {
-                let escaped = "\\u{" + String(scalar.value, radix: 16) + "}"
-                out.append(contentsOf: escaped.unicodeScalars)
-                length += escaped.utf8.count
-            } else {
-                out.append(scalar)
-                length += UTF8.width(scalar)
-            }
-        }
-        return String(out)
-    }
-
-    /// C0 controls, DEL and C1 controls (U+0080 to U+009F: a terminal reads U+009B as CSI).
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-    }
+    /// Log lines quote input (method names, ids): its control characters and
+    /// bidirectional overrides are escaped (`TerminalText.oneLine`), so that a method
+    /// named `"x\nforged line"` cannot split a diagnostic in two or write raw NUL and
+    /// escape bytes to the host's log. Input is capped too: a 1 MiB method name makes a
+    /// 1 MiB log line otherwise.
+    package static func oneLine(_ line: String) -> String { TerminalText.oneLine(line) }
 
     /// Writes text to stderr as it is.
     static func writeText(_ text: String) {

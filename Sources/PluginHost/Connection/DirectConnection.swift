@@ -8,6 +8,11 @@ import HostProtocol
 /// For single-threaded drivers: benchmarks, scripts, pipelined runners. It is not
 /// thread-safe; use ``PluginConnection`` for concurrent and `async` callers.
 ///
+/// Every call waits at most ``timeout`` (30 s by default) for its answer; a plugin that
+/// does not answer in time is stopped and the call fails with
+/// ``HostError/Code/timedOut``. Events and early responses are held within
+/// ``limits``; past them the plugin is stopped as flooding.
+///
 /// ```swift
 /// let c = try DirectConnection(plugin: .init(executable: path))
 /// let state = try c.call(method: "plugin/state", params: nil)
@@ -22,6 +27,15 @@ public final class DirectConnection {
     private var events: [RPCNotification] = []
     /// Responses that arrived while waiting for another one.
     private var early: [RequestID: Response] = [:]
+    /// What ``events`` and ``early`` hold.
+    private var held: OutputMeter
+    /// How long a call waits for its answer before the plugin is stopped; nil waits
+    /// for ever. Default 30 s.
+    public var timeout: Duration? = DirectConnection.defaultTimeout
+    /// ``timeout`` unless one is set: 30 s.
+    public static let defaultTimeout: Duration = .seconds(30)
+    /// What the connection holds for its caller (events and early responses).
+    public let limits: PeerLimits
 
     /// Starts a plugin binary; its stderr lines go to `stderrLine`.
     public convenience init(
@@ -38,8 +52,10 @@ public final class DirectConnection {
     }
 
     /// Connects over a transport.
-    public init(transport: any PluginTransport) {
+    public init(transport: any PluginTransport, limits: PeerLimits = .default) {
         self.transport = transport
+        self.limits = limits
+        held = OutputMeter(frames: limits.maxHeldFrames, bytes: limits.maxHeldBytes)
         reader = FrameReader(transport)
     }
 
@@ -107,28 +123,57 @@ public final class DirectConnection {
         }
     }
 
-    /// Reads until the response to `id`; keeps events and other responses.
-    public func response(to id: RequestID) throws(HostError) -> Response {
-        if !early.isEmpty, let r = early.removeValue(forKey: id) { return r }
-        while true {
-            let frame = try nextFrame()
-            switch Envelope.parse(frame) {
-            case .single(.response(let r)):
-                if r.id == id { return r }
-                early[r.id] = r
-            case .single(.notification(let n)):
-                events.append(n)
-            default:
-                throw HostError.protocolError("unexpected frame: \(String(decoding: frame.prefix(200), as: UTF8.self))")
+    /// Reads until the response to `id`, waiting at most ``timeout``; keeps events
+    /// and other responses (within ``limits``).
+    public func response(to id: RequestID, method: String = "a call") throws(HostError) -> Response {
+        if !early.isEmpty, let r = early.removeValue(forKey: id) {
+            held = OutputMeter(frames: limits.maxHeldFrames, bytes: limits.maxHeldBytes)
+            return r
+        }
+        return try withDeadline(timeout, waitingFor: method) { () throws(HostError) -> Response in
+            while true {
+                let frame = try nextFrame()
+                switch Envelope.parse(frame) {
+                case .single(.response(let r)):
+                    if r.id == id { return r }
+                    early[r.id] = r
+                case .single(.notification(let n)):
+                    events.append(n)
+                default:
+                    throw HostError.protocolError(
+                        "unexpected frame: \(TerminalText.oneLine(String(decoding: frame.prefix(200), as: UTF8.self)))")
+                }
+                if let over = held.add(bytes: frame.count) {
+                    transport.terminate()
+                    throw HostError.flooding("\(over) of events and responses held while waiting for \(method)")
+                }
             }
         }
+    }
+
+    /// Runs `body` (reads from the plugin) with a deadline: when `timeout` passes first,
+    /// the plugin is stopped (which ends a blocked read) and the wait fails with
+    /// ``HostError/Code/timedOut`` naming `what`. nil runs `body` with no deadline.
+    public func withDeadline<T>(
+        _ timeout: Duration?, waitingFor what: String, _ body: () throws(HostError) -> T
+    ) throws(HostError) -> T {
+        guard let timeout else { return try body() }
+        let watchdog = Watchdog(after: timeout) { [transport] in transport.terminate() }
+        let result: Result<T, HostError>
+        do throws(HostError) {
+            result = .success(try body())
+        } catch {
+            result = .failure(error)
+        }
+        if watchdog.finish() { throw .timedOut(method: what, seconds: timeout.seconds) }
+        return try result.get()
     }
 
     /// A blocking call: writes the request (and anything queued) and reads its answer.
     public func call(method: String, params: JSONValue?) throws(HostError) -> JSONValue {
         let id = send(method: method, params: params)
         try flush()
-        return try response(to: id).outcome.mapError(HostError.init).get()
+        return try response(to: id, method: method).outcome.mapError(HostError.init).get()
     }
 
     /// A typed blocking call.
@@ -138,7 +183,10 @@ public final class DirectConnection {
 
     /// Events read so far (and forgets them).
     public func takeEvents() -> [RPCNotification] {
-        defer { events.removeAll() }
+        defer {
+            events.removeAll()
+            held = OutputMeter(frames: limits.maxHeldFrames, bytes: limits.maxHeldBytes)
+        }
         return events
     }
 

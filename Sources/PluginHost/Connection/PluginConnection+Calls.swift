@@ -171,6 +171,7 @@ extension PluginConnection {
     }
 
     private func write(framed bytes: [UInt8]) -> HostError? {
+        unprompted.withLock { $0?.reset() }
         do {
             try transport.send(bytes)
             return nil

@@ -34,8 +34,15 @@ public final class PluginConnection: Sendable {
         /// before that task has suspended).
         public var completionHandoff: (@Sendable (RequestID, @escaping @Sendable () -> Void) -> Void)?
         /// How many events ``notifications`` keeps for a reader that has not taken
-        /// them (default: all). A host that reads events from the tap only keeps none.
+        /// them. The default, `.unbounded`, keeps them within ``limits``
+        /// (``PeerLimits/maxHeldFrames`` and ``PeerLimits/maxHeldBytes``) and stops a
+        /// plugin that passes them as flooding; `.bufferingNewest(0)` keeps none (a
+        /// host that reads events from the tap only); a counted policy keeps what it says.
         public var notificationBuffer: AsyncStream<RPCNotification>.Continuation.BufferingPolicy
+        /// What the connection holds from the plugin and how much it may write unasked
+        /// (``PeerLimits``); past a bound every pending call fails with
+        /// ``HostError/Code/flooding`` and the plugin is stopped.
+        public var limits: PeerLimits
         /// The connection's own diagnostics (a protocol error, also on the ``tap``);
         /// default: the host's stderr as `[PluginConnection] LINE`.
         public var log: (@Sendable (String) -> Void)?
@@ -46,8 +53,9 @@ public final class PluginConnection: Sendable {
             stderrLine: (@Sendable (String) -> Void)? = nil,
             completionHandoff: (@Sendable (RequestID, @escaping @Sendable () -> Void) -> Void)? = nil,
             notificationBuffer: AsyncStream<RPCNotification>.Continuation.BufferingPolicy = .unbounded,
-            log: (@Sendable (String) -> Void)? = nil
+            log: (@Sendable (String) -> Void)? = nil, limits: PeerLimits = .default
         ) {
+            self.limits = limits
             self.defaultTimeout = defaultTimeout
             self.tap = tap
             self.stderrLine = stderrLine
@@ -64,11 +72,13 @@ public final class PluginConnection: Sendable {
     /// A call waiting to go out in one batch with another (`PluginConnection+Batching.swift`).
     let held = Mutex<HeldCall?>(nil)
     let options: Options
-    private let notificationContinuation: AsyncStream<RPCNotification>.Continuation
+    private let notificationContinuation: AsyncStream<EventStream.Held>.Continuation
     /// Signalled once the reader thread has seen the end of the output.
     private let readerDone = DispatchSemaphore(value: 0)
+    /// What the plugin has written since the host last wrote; nil once it has flooded.
+    let unprompted: Mutex<OutputMeter?>
     /// Events from the plugin, in order (kept as ``Options/notificationBuffer`` says).
-    public let notifications: AsyncStream<RPCNotification>
+    public let notifications: EventStream
 
     /// Starts a plugin binary and connects to it.
     public convenience init(plugin: PluginProcess.Options, options: Options = Options()) throws(HostError) {
@@ -89,7 +99,21 @@ public final class PluginConnection: Sendable {
     public init(transport: any PluginTransport, options: Options = Options()) {
         self.transport = transport
         self.options = options
-        (notifications, notificationContinuation) = AsyncStream.makeStream(bufferingPolicy: options.notificationBuffer)
+        let policy: AsyncStream<EventStream.Held>.Continuation.BufferingPolicy
+        var held: PeerLimits?
+        switch options.notificationBuffer {
+        case .unbounded:
+            policy = .unbounded
+            held = options.limits
+        case .bufferingOldest(let n): policy = .bufferingOldest(n)
+        case .bufferingNewest(let n): policy = .bufferingNewest(n)
+        @unknown default: policy = .unbounded
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: EventStream.Held.self, bufferingPolicy: policy)
+        notifications = EventStream(stream: stream, meter: EventStream.Meter(held))
+        notificationContinuation = continuation
+        unprompted = Mutex(
+            OutputMeter(frames: options.limits.maxUnpromptedFrames, bytes: options.limits.maxUnpromptedBytes))
         let done = readerDone
         TransportReading.frames(
             of: transport, thread: "plugin-stdout",
@@ -120,12 +144,29 @@ public final class PluginConnection: Sendable {
     // MARK: - Reading
 
     private func received(_ frame: ArraySlice<UInt8>) {
+        // nil: flooded already, the rest is not read; "": within bounds; else the figures.
+        let over: String? = unprompted.withLock { meter in
+            guard meter != nil else { return nil }
+            return meter!.add(bytes: frame.count) ?? ""
+        }
+        guard let over else { return }
+        guard over.isEmpty else {
+            flooded("\(over) written without a request from the host")
+            return
+        }
         switch Envelope.parse(frame) {
         case .single(.response(let response)):
             deliver(response)
         case .single(.notification(let n)):
             options.tap?(.receivedNotification(n))
-            notificationContinuation.yield(n)
+            switch notificationContinuation.yield(EventStream.Held(notification: n, bytes: frame.count)) {
+            case .enqueued:
+                if let figures = notifications.meter.add(frame.count) {
+                    flooded("\(figures) of events not taken from `notifications`")
+                }
+            case .dropped, .terminated: break
+            @unknown default: break
+            }
         case .single(.invalid(let id, let error)) where error.code != .parseError:
             // An error response whose error object is malformed, or a stray object.
             protocolError("not a valid JSON-RPC message (id \(id)): \(error.message)")
@@ -157,6 +198,27 @@ public final class PluginConnection: Sendable {
             Log.stderr("[PluginConnection] protocol error: \(detail)")
         }
         pending.failAll(.protocolError(detail))
+        transport.terminate()
+    }
+
+    /// For a reader above the connection that holds what it reads (a timeline) and has
+    /// passed its bound: the plugin is stopped as flooding, as if the connection had
+    /// held it (`figures` says what and how much).
+    package func stop(flooding figures: String) { flooded(figures) }
+
+    /// More output than the host holds: every pending call fails with
+    /// ``HostError/Code/flooding`` and the plugin (with whatever it forked) is stopped;
+    /// nothing more it writes is read.
+    private func flooded(_ figures: String) {
+        unprompted.withLock { $0 = nil }
+        let error = HostError.flooding(figures)
+        options.tap?(.protocolError(error.description))
+        if let log = options.log {
+            log(error.description)
+        } else {
+            Log.stderr("[PluginConnection] \(error.description)")
+        }
+        pending.failAll(error)
         transport.terminate()
     }
 

@@ -24,4 +24,6 @@ extension FailureCode where Failure == HostError {
     public static var closed: Self { Self("closed") }
     /// Reading or writing failed while the plugin ran.
     public static var ioFailure: Self { Self("ioFailure") }
+    /// The plugin wrote more than the host holds (``PeerLimits``) and was stopped.
+    public static var flooding: Self { Self("flooding") }
 }

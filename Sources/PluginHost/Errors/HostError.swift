@@ -27,6 +27,7 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case cancelled
         case closed
         case ioFailure(String)
+        case flooding(String)
     }
 
     private let backing: Backing
@@ -59,6 +60,9 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
     public static let closed = HostError(.closed)
     /// Reading from or writing to the plugin failed while it was still running.
     public static func ioFailure(_ why: String) -> HostError { HostError(.ioFailure(why)) }
+    /// The plugin wrote more than the host holds (``PeerLimits``): `why` gives the
+    /// figures and the bound. The plugin has been stopped.
+    public static func flooding(_ why: String) -> HostError { HostError(.flooding(why)) }
 
     /// The host's error for an error response: -32000 is a rejection (with its
     /// `data.reason`), every other code an ``Code/rpcError``.
@@ -83,6 +87,7 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cancelled: .cancelled
         case .closed: .closed
         case .ioFailure: .ioFailure
+        case .flooding: .flooding
         }
     }
 
@@ -147,6 +152,7 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .closed: "the connection is closed"
         case .ioFailure(let why): why
+        case .flooding(let why): "the plugin flooded its output: \(why); stopped"
         }
     }
 }

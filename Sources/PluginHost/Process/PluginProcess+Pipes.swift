@@ -73,7 +73,9 @@ extension PluginProcess {
     }
 
     /// The one stderr loop: a thread forwards the plugin's stderr line by line with
-    /// `prefix` (a line longer than 8 KiB in pieces), and signals `done` at its end.
+    /// `prefix` (a line longer than 8 KiB in pieces), each line made safe for a
+    /// terminal (`TerminalText.oneLine`: a plugin's escape sequences and bidirectional
+    /// overrides are shown, not obeyed), and signals `done` at its end.
     static func forwardStderr(
         _ fd: Int32, prefix: String, to handler: @escaping @Sendable (String) -> Void, done: DispatchSemaphore
     ) {
@@ -82,15 +84,24 @@ extension PluginProcess {
             let capacity = 1 << 14
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 1)
             defer { buffer.deallocate() }
+            func emit(_ bytes: ArraySlice<UInt8>) {
+                handler(prefix + TerminalText.oneLine(String(decoding: bytes, as: UTF8.self), limit: 8192))
+            }
             func flushLines(final: Bool) {
-                while let nl = pending.firstIndex(of: 0x0A) {
-                    handler(prefix + String(decoding: pending[..<nl], as: UTF8.self))
-                    pending.removeSubrange(...nl)
+                var start = pending.startIndex
+                while let nl = pending[start...].firstIndex(of: 0x0A) {
+                    emit(pending[start..<nl])
+                    start = nl + 1
                 }
-                if pending.count > 8192 || (final && !pending.isEmpty) {
-                    handler(prefix + String(decoding: pending, as: UTF8.self))
-                    pending.removeAll()
+                while pending.count - start > 8192 {
+                    emit(pending[start..<(start + 8192)])
+                    start += 8192
                 }
+                if final, start < pending.count {
+                    emit(pending[start...])
+                    start = pending.count
+                }
+                pending.removeSubrange(..<start)
             }
             while true {
                 let n = read(fd, buffer.baseAddress, capacity)

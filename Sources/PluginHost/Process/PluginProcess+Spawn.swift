@@ -82,7 +82,12 @@ extension PluginProcess {
         sigdelset(&allSignals, SIGSTOP)
         posix_spawnattr_setsigmask(&attributes, &emptyMask)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // The child leads a process group of its own, so that stopping it stops whatever
+        // it forked too (a child that keeps the plugin's stdout open would otherwise keep
+        // the host reading for ever).
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
         var childPID: pid_t = 0
         let rc = posix_spawn(&childPID, path, &actions, &attributes, &cArgv, &cEnvp)
         Glibc.close(toChild[0])

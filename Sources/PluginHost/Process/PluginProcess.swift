@@ -90,6 +90,7 @@ public final class PluginProcess: PluginTransport {
         input = Mutex(pipes.stdin)
         output = Atomic(pipes.stdout)
         reaper = Reaper(pid: pipes.pid)
+        PluginProcess.live.withLock { _ = $0.insert(pipes.pid) }
         PluginProcess.forwardStderr(pipes.stderr, prefix: options.stderrPrefix, to: stderrLine, done: stderrDone)
     }
 
@@ -99,13 +100,22 @@ public final class PluginProcess: PluginTransport {
     /// Waits until it has exited, up to `timeout`; returns the status or nil.
     public func waitForExit(timeout: Duration) -> ExitStatus? { reaper.wait(timeout: timeout.dispatchInterval) }
 
-    /// Sends a signal unless it has already been reaped.
+    /// Sends a signal to the plugin unless it has already been reaped.
     public func kill(_ signal: Int32 = SIGKILL) {
         if reaper.status == nil { _ = sendSignal(pid, signal) }
     }
 
-    /// Kills the child with SIGKILL (``close(grace:)`` reaps it).
-    public func terminate() { kill(SIGKILL) }
+    /// Kills the plugin and everything it forked (its process group) with SIGKILL
+    /// (``close(grace:)`` reaps it).
+    public func terminate() { killGroup() }
+
+    /// SIGKILL to the plugin's process group: the plugin and whatever it started that
+    /// is still in its group (a forked child holding its stdout open). Only while the
+    /// plugin is unreaped or just reaped by ``close(grace:)``, when its group id cannot
+    /// have been reused.
+    private func killGroup() {
+        _ = sendSignal(-pid, SIGKILL)
+    }
 
     /// Closes stdin, waits up to `grace` for the plugin to exit, then SIGTERM, then
     /// SIGKILL; reaps it and lets its stderr be forwarded to the end. Returns how it ended.
@@ -117,9 +127,13 @@ public final class PluginProcess: PluginTransport {
             ?? {
                 kill(SIGTERM)
                 if let status = waitForExit(timeout: .milliseconds(500)) { return status }
-                kill(SIGKILL)
+                killGroup()
                 return waitForExit(timeout: .seconds(60)) ?? .signaled(SIGKILL)
             }()
+        // Whatever the plugin forked and left in its group goes with it: no process
+        // outlives the plugin holding its pipes.
+        killGroup()
+        PluginProcess.live.withLock { _ = $0.remove(pid) }
         // A grandchild could keep stderr open: wait for its end a little, not forever.
         if stderrDone.wait(timeout: .now() + .seconds(2)) == .success { stderrDone.signal() }
         return status
@@ -128,10 +142,23 @@ public final class PluginProcess: PluginTransport {
     deinit {
         if reaper.status == nil {
             closeInput()
-            kill(SIGKILL)
+            killGroup()
         }
+        PluginProcess.live.withLock { _ = $0.remove(pid) }
         let fd = output.exchange(-1, ordering: .acquiringAndReleasing)
         if fd >= 0 { Glibc.close(fd) }
+    }
+}
+
+extension PluginProcess {
+    /// The process groups of the plugins started and not yet closed.
+    static let live = Mutex<Set<pid_t>>([])
+
+    /// Kills every plugin this process started and has not closed, with everything they
+    /// forked: for a host that is itself being stopped (SIGINT, SIGTERM), so that no
+    /// plugin outlives it. Safe to call from any thread.
+    public static func killAllStarted() {
+        for pid in live.withLock({ $0 }) { _ = sendSignal(-pid, SIGKILL) }
     }
 }
 

@@ -24,9 +24,14 @@ public final class SimulationPlugin: Sendable {
     let relay = TapRelay()
     private let simulations = Mutex(0)
 
+    /// What the simulations hold from the plugin (their timelines), and what the
+    /// connection does.
+    public let limits: PeerLimits
+
     /// Starts the plugin; what crosses the connection goes to the simulation attached.
-    public init(launcher: PluginLauncher) throws(SystemSimulation.SimulationError) {
+    public init(launcher: PluginLauncher, limits: PeerLimits = .default) throws(SystemSimulation.SimulationError) {
         let relay = self.relay
+        self.limits = limits
         do {
             client = BackgroundServiceClient(
                 connection: try PluginConnection(
@@ -35,7 +40,7 @@ public final class SimulationPlugin: Sendable {
                         tap: { relay.forward($0) }, stderrLine: { _ in },
                         completionHandoff: { relay.handoff($0, $1) }, notificationBuffer: .bufferingNewest(0),
                         // A protocol error goes into the timeline (the tap), not to stderr.
-                        log: { _ in })))
+                        log: { _ in }, limits: limits)))
         } catch {
             throw .host(error)
         }

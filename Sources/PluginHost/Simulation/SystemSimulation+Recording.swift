@@ -5,6 +5,12 @@ import Synchronization
 /// Recording what happens into the timeline.
 extension SystemSimulation {
     func tapped(_ event: ConnectionEvent) {
+        defer {
+            switch event {
+            case .receivedResponse, .receivedNotification, .receivedOther: checkHeld()
+            default: break
+            }
+        }
         switch event {
         case .sentRequest(let r):
             shared.withLock { s in
@@ -25,7 +31,6 @@ extension SystemSimulation {
             }
         case .receivedNotification(let n):
             shared.withLock { s in
-                s.events.append(n)
                 s.timeline.append(TimelineEntry(time: max(s.stamp, clock.now), kind: .event(n)))
                 s.followTasks(n)
             }
@@ -33,7 +38,16 @@ extension SystemSimulation {
         case .settled:
             break
         case .stderr(let line):
-            append(.stderr(line))
+            let kept = shared.withLock { s in
+                guard s.stderrKept + line.utf8.count <= plugin.limits.maxStderrBytes else {
+                    s.stderrDropped.lines += 1
+                    s.stderrDropped.bytes += line.utf8.count
+                    return false
+                }
+                s.stderrKept += line.utf8.count
+                return true
+            }
+            if kept { append(.stderr(line)) }
         case .closed, .protocolError:
             condition.lock()
             condition.broadcast()
@@ -59,6 +73,19 @@ extension SystemSimulation {
     func append(_ kind: TimelineEntry.Kind) {
         shared.withLock { $0.timeline.append(TimelineEntry(time: max($0.stamp, clock.now), kind: kind)) }
     }
+
+    /// Stops a plugin whose output has filled the timeline past ``PeerLimits/maxHeldFrames``
+    /// entries: every call fails with ``HostError/Code/flooding`` from then on. Checked
+    /// after each frame the tap records.
+    func checkHeld() {
+        let count = shared.withLock { $0.timeline.count }
+        guard count > plugin.limits.maxHeldFrames else { return }
+        plugin.connection.stop(
+            flooding: "\(OutputMeter.count(count)) timeline entries (limit \(OutputMeter.count(plugin.limits.maxHeldFrames)))")
+    }
+
+    /// Plugin stderr lines past ``PeerLimits/maxStderrBytes``: counted, not kept.
+    public var stderrNotKept: (lines: Int, bytes: Int) { shared.withLock { $0.stderrDropped } }
 
     /// Stamps what follows with `time` (during a plugin time step).
     func stampTimeline(_ time: VirtualTime) {

@@ -87,7 +87,12 @@ public final class SystemSimulation: @unchecked Sendable {
         var deliveries: [@Sendable () -> Void] = []
         var origins: [RequestID: Origin] = [:]
         var origin = Origin.rust
-        var events: [RPCNotification] = []
+        /// Where ``SystemSimulation/takeEvents()`` goes on from in the timeline.
+        var eventsTaken = 0
+        /// Bytes of plugin stderr kept in the timeline, and the lines and bytes past
+        /// ``PeerLimits/maxStderrBytes`` that were only counted.
+        var stderrKept = 0
+        var stderrDropped = (lines: 0, bytes: 0)
         /// The time entries are stamped with: the host clock, or during a plugin
         /// time step the time the step goes to (everything in it happens then).
         var stamp = VirtualTime.zero
@@ -173,8 +178,10 @@ public final class SystemSimulation: @unchecked Sendable {
     /// Events received since the last call, in order (and forgets them).
     public func takeEvents() -> [RPCNotification] {
         shared.withLock { s in
-            defer { s.events.removeAll() }
-            return s.events
+            defer { s.eventsTaken = s.timeline.count }
+            return s.timeline[min(s.eventsTaken, s.timeline.count)...].compactMap {
+                if case .event(let n) = $0.kind { n } else { nil }
+            }
         }
     }
 

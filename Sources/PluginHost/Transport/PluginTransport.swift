@@ -66,6 +66,9 @@ extension PluginTransport {
 }
 
 extension Duration {
+    /// The duration in seconds.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+
     /// The duration as a dispatch interval, in whole nanoseconds.
     var dispatchInterval: DispatchTimeInterval {
         .nanoseconds(Int(components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000))
