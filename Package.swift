@@ -15,7 +15,7 @@ import PackageDescription
 
 // What a test target needs to run `plugin-host` and the plugin it spawns.
 let runsPluginHost: [Target.Dependency] = [
-    "HostProtocol", "HostTestSupport", "plugin-host", "background-service-plugin",
+    "HostProtocol", "HostTestSupport", "plugin-host", "background-service-plugin", "hostile-plugin",
 ]
 
 let package = Package(
@@ -82,6 +82,9 @@ let package = Package(
         .executableTarget(
             name: "conformance-double", dependencies: ["BackgroundServicePlugin", "HostProtocol"],
             path: "Tests/ConformanceDouble"),
+        // A plugin that misbehaves on purpose (flood, silence, answering twice, ...), for
+        // the hostile-peer suite: the real plugin behind a proxy (test-only, never shipped).
+        .executableTarget(name: "hostile-plugin", dependencies: ["HostProtocol"], path: "Tests/HostilePlugin"),
         .testTarget(
             name: "PluginConformanceTests",
             dependencies: ["PluginConformance", "PluginHost", "conformance-double"] + runsPluginHost),

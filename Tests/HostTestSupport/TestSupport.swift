@@ -20,6 +20,9 @@ package enum Binaries {
 
     package static var host: String { directory.appendingPathComponent("plugin-host").path }
 
+    /// The plugin that misbehaves as `HOSTILE_MODE` says (`Tests/HostilePlugin`), for the hostile-peer suite.
+    package static var hostilePlugin: String { directory.appendingPathComponent("hostile-plugin").path }
+
     /// The conformance suite's second plugin (`Tests/ConformanceDouble`), built for its tests only.
     package static var conformanceDouble: String { directory.appendingPathComponent("conformance-double").path }
 }
