@@ -28,6 +28,7 @@ public enum HostCLI {
 
     /// Runs a command line (without the program name); returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
+        stopPluginsOnSignals()
         guard let sub = arguments.first else {
             return usageError("missing subcommand", usage: usage)
         }
@@ -94,8 +95,8 @@ public enum HostCLI {
         diagnose("plugin-host\(subcommand.isEmpty ? "" : " " + subcommand): \(message)")
     }
 
-    /// A line on stderr.
+    /// A line on stderr (made safe for a terminal: ``Console/err(_:)``).
     static func diagnose(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        Console.err(line)
     }
 }
