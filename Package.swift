@@ -74,7 +74,7 @@ let package = Package(
             // PluginSoak for `FaultLatency` and `SoakMemory` (the process-fault tests).
             dependencies: [
                 "PluginHost", "PluginInProcess", "HostProtocol", "PluginSoak", "HostTestSupport",
-                "background-service-plugin",
+                "background-service-plugin", "hostile-plugin",
             ]
         ),
         // A second, deliberately different but conforming plugin for the conformance
