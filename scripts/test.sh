@@ -9,6 +9,10 @@
 # and the time taken. About 3 to 5 minutes on 2 cores from a clean clone (the build is
 # 1 to 2 of them); under a minute and a half once built.
 set -euo pipefail
+if [ "${1:-}" = "--help" ] || [ "${1:-}" = "-h" ]; then
+    sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+    exit 0
+fi
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 status=0
