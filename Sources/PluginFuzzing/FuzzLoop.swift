@@ -154,7 +154,8 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
 
     private func claimCase(_ deadline: FuzzDeadline) -> Int? {
         state.withLock { s -> Int? in
-            if s.failure != nil || deadline.passed { return nil }
+            // The first case runs whatever the time: a run that judged nothing says nothing.
+            if s.failure != nil || (deadline.passed && s.cases > 0) { return nil }
             if let runs = limits.runs, s.cases >= runs { return nil }
             if let enough = limits.stopAfterFindings, s.findings.count >= enough { return nil }
             s.cases += 1

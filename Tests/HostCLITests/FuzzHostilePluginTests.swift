@@ -71,7 +71,7 @@ struct FuzzHostilePluginTests {
     /// a starved machine the call waiting behind a flood can time out before the bound).
     @Test(arguments: [
         ("garbage", ["unreadable output: Parse error"]),
-        ("flood", ["flooded", "got no answer within 10.0 s"]),
+        ("flood", ["flooded", "got no answer within 10.0 s", "did not answer"]),
         ("answer-twice", ["which no call is waiting for"]),
         ("exit-mid-frame", ["the plugin's output ended in the middle of a frame", "the plugin exited with status 3"]),
     ])
@@ -83,11 +83,11 @@ struct FuzzHostilePluginTests {
     }
 
     /// A plugin that serves normally while flooding stderr: its stderr is not held, the
-    /// run ends at its time with no finding.
+    /// run ends with no finding.
     @Test func aStderrFloodIsNotAFailure() async throws {
         let marker = UUID().uuidString
         let r = try await runHost(
-            ["fuzz", "--plugin", Binaries.hostilePlugin, "--time", "1", "--out", "/tmp/never-\(marker)"],
+            ["fuzz", "--plugin", Binaries.hostilePlugin, "--runs", "20", "--out", "/tmp/never-\(marker)"],
             env: ["HOSTILE_MODE": "stderr-flood", "FUZZ_TEST_MARKER": marker])
         #expect(r.status == 0, "\(r.status) \(r.stderr)")
         #expect(r.stdout.contains("no findings"))

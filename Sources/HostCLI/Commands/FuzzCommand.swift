@@ -117,7 +117,6 @@ enum FuzzCommand {
         s.depth = try args.int("--depth", default: s.exhaustive ? 4 : 30, range: 1...(s.exhaustive ? 12 : 10_000))
         s.jobs = try args.int("--jobs", default: 1, range: 1...64)
         s.out = args.string("--out", default: "fuzz-out")
-        if let problem = outputProblem(s.out) { throw Arguments.UsageError(problem) }
         if args.value("--timeout") != nil { s.timeout = try args.double("--timeout", default: 30, range: 0.1...3600) }
         if s.exhaustive, s.level != "plugin" { throw Arguments.UsageError("--exhaustive is for --level plugin") }
         for option in ["--seed", "--runs", "--time", "--jobs"] where s.exhaustive && args.value(option) != nil {
@@ -126,6 +125,8 @@ enum FuzzCommand {
         s.os = try args.choice("--os", default: .manual)
         if s.os == .ios, s.level != "system" { throw Arguments.UsageError("--os ios is for --level system") }
         s.pluginArguments = args.passthrough
+        // Last: every other mistake is named first; this one needs the file system.
+        if let problem = outputProblem(s.out) { throw Arguments.UsageError(problem) }
         return s
     }
 
