@@ -32,6 +32,12 @@ extension TraceFile {
                 throw ReadError(
                     source.path, line: n, "\"send\" is not a JSON-RPC request, notification or batch of them")
             }
+            if let id = PluginCase.sentIDs([send]).keys.first(where: { $0.stringValue?.hasPrefix("~") == true }) {
+                throw ReadError(
+                    source.path, line: n,
+                    "request id \(id): ids starting with \"~\" are the driver's own (its reset,"
+                        + " markers and closing request)")
+            }
             let recorded = line["actual"] ?? .array([])
             guard let frames = recorded.arrayValue else {
                 throw ReadError(source.path, line: n, "\"actual\" must be a list of the frames the plugin wrote")

@@ -162,6 +162,10 @@ public struct TraceFile: Sendable {
             throw ReadError(
                 path, line: n, "\"seed\" must be a whole number from 0 to 2^64-1, not \(h["seed"] ?? .null)")
         }
+        let arguments = h["pluginArguments"] ?? .array([])
+        guard let list = arguments.arrayValue?.map(\.stringValue), !list.contains(where: { $0 == nil }) else {
+            throw ReadError(path, line: n, "\"pluginArguments\" must be a list of strings, not \(arguments)")
+        }
         var extra: [String: JSONValue] = [:]
         for (k, v) in h.objectValue ?? [:]
         where !["kind", "version", "level", "profile", "seed", "finding", "explanation", "pluginArguments"].contains(k)
@@ -171,7 +175,7 @@ public struct TraceFile: Sendable {
         return Header(
             level: level, profile: profile, seed: seed, finding: h["finding"]?.stringValue ?? "",
             explanation: h["explanation"]?.stringValue ?? "",
-            pluginArguments: h["pluginArguments"]?.arrayValue?.compactMap(\.stringValue) ?? [], extra: extra)
+            pluginArguments: list.compactMap { $0 }, extra: extra)
     }
 
     /// The line number in the file of step line `index` (for messages).

@@ -52,6 +52,8 @@ struct TraceReadingTests {
         }
         let none = Self.header.replacingOccurrences(of: #""version":1,"#, with: "")
         #expect(Self.error(none).contains(":1: the header has no \"version\""))
+        let arguments = Self.header.replacingOccurrences(of: #""pluginArguments":[]"#, with: #""pluginArguments":5"#)
+        #expect(Self.error(arguments).contains(":1: \"pluginArguments\" must be a list of strings"))
     }
 
     /// Each step line says what it lacks, with its line.
@@ -61,6 +63,7 @@ struct TraceReadingTests {
             (#"{"send":{"jsonrpc":"2.0","id":1,"method":"m"},"actual":3}"#, ":2: \"actual\" must be a list"),
             (#"{"send":[{"jsonrpc":"2.0","id":1,"method":"m"}],"schedule":["x"]}"#, ":2: \"schedule\" must be"),
             (#""text""#, ":2: a step line must be a JSON object"),
+            (#"{"send":{"jsonrpc":"2.0","id":"~barrier-1","method":"m"}}"#, ":2: request id \"~barrier-1\": ids"),
         ]
         for (line, message) in cases {
             #expect(Self.error(Self.header + "\n" + line).contains(message), "\(Self.error(Self.header + "\n" + line))")
@@ -78,6 +81,7 @@ struct TraceReadingTests {
         #expect(SystemAction(json: inner) == .together(.start, os: .expire, invoke: "waitForCancel"))
         let far: JSONValue = ["action": "advance", "seconds": 1e12]
         #expect(SystemAction(json: far) == nil)
+        #expect(SystemAction(json: ["action": "advance", "seconds": -5]) == nil)
     }
 
     /// Built in code (no trace refuses it), a nested `together` is played one after the

@@ -27,7 +27,7 @@ extension SystemAction {
         case "expire": return .expire
         case "advance":
             guard let t = json["seconds"].flatMap({ JSONField<VirtualTime>.time.read($0) }),
-                t.seconds <= SystemScenario.maxSeconds
+                t.nanoseconds >= 0, t.seconds <= SystemScenario.maxSeconds
             else {
                 throw fail("advance: \"seconds\" must be a time from 0 to \(Int(SystemScenario.maxSeconds)) s")
             }
