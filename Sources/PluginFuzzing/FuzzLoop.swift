@@ -15,13 +15,11 @@ protocol FuzzLevel: Sendable {
     /// What a job runs its cases against: one plugin (process or engine), reused
     /// from case to case and through shrinking.
     associatedtype Runner
-    /// Why a job cannot run at all.
-    associatedtype Failure: Error
 
     /// Mixed into the run's seed to give each case its own.
     var seedSalt: UInt64 { get }
-    /// Starts a job's plugin.
-    func makeRunner() throws(Failure) -> Runner
+    /// Starts a job's plugin; what it runs stops at the deadline's hard stop.
+    func makeRunner(deadline: FuzzDeadline) throws(PluginFailure) -> Runner
     /// The case a seed stands for.
     func generate(seed: UInt64) -> Case
     /// Runs a case from a fresh plugin state.
@@ -32,10 +30,16 @@ protocol FuzzLevel: Sendable {
     func simulatedSeconds(_ outcome: Outcome) -> Double
     /// Each distinct failure the outcome shows, in order; empty when it passed.
     func signatures(_ outcome: Outcome) -> [String]
+    /// The plugin's failure, when the case could not be judged (it is not a finding).
+    func failure(_ outcome: Outcome, on runner: Runner) -> PluginFailure?
     /// Brings the runner back to a known state after a failing case.
-    func recover(_ runner: inout Runner, after outcome: Outcome) throws(Failure)
-    /// A small case that still fails with `signature`, described.
-    func shrink(_ c: Case, signature: String, caseSeed: UInt64, on runner: inout Runner) -> Finding
+    func recover(_ runner: inout Runner, after outcome: Outcome) throws(PluginFailure)
+    /// A small case that still fails with `signature`, described; no attempt starts once
+    /// `stop` says so (the run's time is up, or another job failed).
+    func shrink(
+        _ c: Case, signature: String, caseSeed: UInt64, on runner: inout Runner,
+        stop: @escaping @Sendable () -> Bool
+    ) throws(PluginFailure) -> Finding
     /// Ends a job's plugin.
     func close(_ runner: Runner)
 }
@@ -78,7 +82,8 @@ struct FuzzLimits: Sendable {
     var seed: UInt64
     /// Stop after this many cases (nil: use `seconds`).
     var runs: Int?
-    /// Stop after this many seconds of wall time.
+    /// Stop after this many seconds of wall time (when `runs` is nil): a bound on the
+    /// whole run, shrinking and a hung plugin included (``FuzzDeadline``).
     var seconds: Double
     var jobs: Int
     /// Stop once this many distinct findings are known (nil: never).
@@ -87,17 +92,20 @@ struct FuzzLimits: Sendable {
 
 /// The fuzzing loop both levels share: jobs on threads of their own, each with one
 /// plugin for all its cases; cases claimed in order until the run or time limit (or
-/// enough findings); progress; every new signature shrunk once, the first kept.
+/// enough findings, or the plugin failing); progress; every new signature shrunk once,
+/// the first kept.
 ///
 /// Case `i` is drawn from a seed that depends only on the run's seed and `i`, so a
 /// seed gives the same cases, and (with one job) the same findings and traces.
 final class FuzzLoop<Level: FuzzLevel>: Sendable {
     private struct State {
         var cases = 0
+        var casesRun = 0
         var steps = 0
         var simulatedSeconds = 0.0
         var findings: [String: Level.Finding] = [:]
         var timings: [String: FindingTiming] = [:]
+        var failure: PluginFailure?
     }
 
     let level: Level
@@ -111,14 +119,20 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
         self.progress = progress
     }
 
-    /// Cases and steps run so far.
-    var totals: (cases: Int, steps: Int) { state.withLock { ($0.cases, $0.steps) } }
+    /// Cases run to their end, and their steps, so far.
+    var totals: (cases: Int, steps: Int) { state.withLock { ($0.casesRun, $0.steps) } }
 
     /// When each finding kept was found, and how long shrinking it took, by signature.
     var timings: [String: FindingTiming] { state.withLock { $0.timings } }
 
     /// The virtual time the cases run so far covered, in seconds.
     var simulatedSeconds: Double { state.withLock { $0.simulatedSeconds } }
+
+    /// The findings kept so far, one per signature, by signature (after a failure: those
+    /// found before it).
+    var findings: [Level.Finding] {
+        state.withLock { Array($0.findings.values) }.sorted { $0.signature < $1.signature }
+    }
 
     /// The seed of case `index` (a case can be regenerated from it alone).
     func caseSeed(_ index: Int) -> UInt64 {
@@ -127,22 +141,21 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
     }
 
     /// Runs every job to its end; returns one finding per signature, by signature.
-    func run() throws(Level.Failure) -> [Level.Finding] {
-        let errors = Mutex<[Level.Failure]>([])
+    /// Throws the first failure of the plugin (``findings`` keeps what was found before it).
+    func run() throws(PluginFailure) -> [Level.Finding] {
         let start = Date()
-        FuzzJobs.run(limits.jobs) { [self] _ in
-            do throws(Level.Failure) {
-                try runJob(start: start)
-            } catch {
-                errors.withLock { $0.append(error) }
-            }
-        }
-        if let first = errors.withLock({ $0.first }) { throw first }
-        return state.withLock { Array($0.findings.values) }.sorted { $0.signature < $1.signature }
+        let deadline = limits.runs == nil ? FuzzDeadline(seconds: limits.seconds, from: start) : .none
+        progress.start()
+        FuzzJobs.run(limits.jobs) { [self] _ in runJob(start: start, deadline: deadline) }
+        progress.stop()
+        if let failure = state.withLock({ $0.failure }) { throw failure }
+        return findings
     }
 
-    private func claimCase() -> Int? {
+    private func claimCase(_ deadline: FuzzDeadline) -> Int? {
         state.withLock { s -> Int? in
+            // The first case runs whatever the time: a run that judged nothing says nothing.
+            if s.failure != nil || (deadline.passed && s.cases > 0) { return nil }
             if let runs = limits.runs, s.cases >= runs { return nil }
             if let enough = limits.stopAfterFindings, s.findings.count >= enough { return nil }
             s.cases += 1
@@ -150,37 +163,73 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
         }
     }
 
-    private func runJob(start: Date) throws(Level.Failure) {
-        var runner = try level.makeRunner()
+    /// Keeps the run's first failure: every job stops at its next case.
+    private func record(_ failure: PluginFailure) {
+        state.withLock { s in
+            guard s.failure == nil else { return }
+            var f = failure
+            // A plugin that served cases before did start: it failed later.
+            if s.casesRun > 0 { f.kind = .misbehaved }
+            s.failure = f
+        }
+    }
+
+    private func runJob(start: Date, deadline: FuzzDeadline) {
+        var runner: Level.Runner
+        do {
+            runner = try level.makeRunner(deadline: deadline)
+        } catch {
+            record(error)
+            return
+        }
         defer { level.close(runner) }
-        while limits.runs != nil || Date().timeIntervalSince(start) < limits.seconds {
-            guard let index = claimCase() else { break }
+        let stop: @Sendable () -> Bool = { [self] in deadline.passed || state.withLock { $0.failure != nil } }
+        while let index = claimCase(deadline) {
             let seed = caseSeed(index)
             let c = level.generate(seed: seed)
             let outcome = level.run(c, on: &runner)
+            if var failure = level.failure(outcome, on: runner) {
+                failure.caseIndex = index
+                failure.caseSeed = seed
+                record(failure)
+                return
+            }
             let foundAfter = Date().timeIntervalSince(start)
             let totals = state.withLock { s in
+                s.casesRun += 1
                 s.steps += level.steps(c, outcome)
                 s.simulatedSeconds += level.simulatedSeconds(outcome)
-                return (s.cases, s.steps, s.findings.count)
+                return (s.casesRun, s.steps, s.findings.count)
             }
             progress.update(cases: totals.0, steps: totals.1, findings: totals.2, states: nil)
             let signatures = level.signatures(outcome)
             guard !signatures.isEmpty else { continue }
-            let seenAt = Date().timeIntervalSince(start)
-            try level.recover(&runner, after: outcome)
-            for signature in signatures where state.withLock({ $0.findings[signature] == nil }) {
-                let shrinkStart = Date()
-                let finding = level.shrink(c, signature: signature, caseSeed: seed, on: &runner)
-                let timing = FindingTiming(foundAfter: foundAfter, shrinkSeconds: Date().timeIntervalSince(shrinkStart))
-                let isNew = state.withLock { s in
-                    guard s.findings[signature] == nil else { return false }
-                    s.findings[signature] = finding
-                    s.timings[signature] = timing
-                    return true
+            do throws(PluginFailure) {
+                try level.recover(&runner, after: outcome)
+                for signature in signatures where state.withLock({ $0.findings[signature] == nil }) && !stop() {
+                    let shrinkStart = Date()
+                    let finding = try level.shrink(c, signature: signature, caseSeed: seed, on: &runner, stop: stop)
+                    keep(finding, seed: seed, foundAfter: foundAfter, shrinkStart: shrinkStart)
                 }
-                if isNew { progress.finding(signature, seed: seed, after: seenAt) }
+            } catch {
+                var failure = error
+                failure.whileShrinking = true
+                record(failure)
+                return
             }
         }
+    }
+
+    private func keep(_ finding: Level.Finding, seed: UInt64, foundAfter: Double, shrinkStart: Date) {
+        let timing = FindingTiming(foundAfter: foundAfter, shrinkSeconds: Date().timeIntervalSince(shrinkStart))
+        let count = state.withLock { s -> Int? in
+            guard s.findings[finding.signature] == nil else { return nil }
+            s.findings[finding.signature] = finding
+            s.timings[finding.signature] = timing
+            return s.findings.count
+        }
+        guard let count else { return }
+        progress.finding(finding.signature, seed: seed, after: foundAfter)
+        progress.update(cases: 0, steps: 0, findings: count, states: nil)
     }
 }

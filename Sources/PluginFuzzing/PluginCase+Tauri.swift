@@ -30,14 +30,14 @@ extension PluginCase {
                 script.append(.request(.string("~step-\(k)"), OSPendingTaskRequests.name))
             }
         }
-        let frames: [[UInt8]]
+        let split: (actual: [[JSONValue]], taken: [[DispatchQueueName]], states: [JSONValue?])
         do {
-            frames = try driver.runRaw(encoded: PluginDriver.encode(script))
+            let frames = try driver.runRaw(encoded: PluginDriver.encode(script))
+            split = try self.split(PluginCase.afterReset(frames, resetID: resetID), resetID: resetID)
         } catch {
-            return Outcome(
-                expected: [], actual: [], mismatch: nil, failingStep: nil, error: error, stepMethods: methods)
+            return failed(error, expected: [])
         }
-        let (actual, taken, states) = split(frames, resetID: resetID)
+        let (actual, taken, states) = split
         let check = InterleavingCheck(profile: profile).check(steps, actual: actual, states: states)
         return Outcome(
             expected: check.expected, actual: actual, mismatch: check.mismatch?.mismatch,
@@ -45,47 +45,59 @@ extension PluginCase {
             violations: InterleavingCheck.violations(actual), unpredictableFrom: check.unpredictableFrom)
     }
 
-    /// The frames of each step (between its markers, the reset's replies dropped), the
-    /// queues taken at each batch's decisions, and the `plugin/state` reply after each batch.
+    /// The frames of each step (between its markers; the reset's replies are already
+    /// dropped), the queues taken at each batch's decisions, and the `plugin/state` reply
+    /// after each batch. A frame that is not JSON is junk; an answer to an id never sent,
+    /// or one too many, breaks the transport (``answerProblem(_:sent:)``).
     private func split(
-        _ frames: [[UInt8]], resetID: Int
-    ) -> ([[JSONValue]], [[DispatchQueueName]], [JSONValue?]) {
+        _ frames: ArraySlice<[UInt8]>, resetID: Int
+    ) throws(PluginDriver.DriverError) -> ([[JSONValue]], [[DispatchQueueName]], [JSONValue?]) {
         var actual: [[JSONValue]] = Array(repeating: [], count: steps.count)
         var taken: [[DispatchQueueName]] = Array(repeating: [], count: steps.count)
         var states: [JSONValue?] = Array(repeating: nil, count: steps.count)
-        let reset = Array(#"{"id":"~reset-\#(resetID)""#.utf8)
         let schedule = Array(#"{"id":"~schedule-"#.utf8)
         let state = Array(#"{"id":"~after-"#.utf8)
         let marker = Array(#"{"id":"~step-"#.utf8)
-        var k = -1
+        var k = 0
+        var all: [JSONValue] = [Self.resetAnswer(resetID)]
         for frame in frames {
-            if frame.starts(with: reset) {
-                k = 0
-            } else if frame.starts(with: schedule) {
-                continue
-            } else if frame.starts(with: state) {
-                if k >= 0, k < steps.count { states[k] = PluginDriver.parse(frame) }
+            if frame.starts(with: schedule) { continue }
+            guard let value = PluginDriver.parsed(frame) else {
+                throw .junk("a line that is not JSON: \(PluginDriver.excerpt(frame))")
+            }
+            all.append(value)
+            if frame.starts(with: state) {
+                if k < steps.count { states[k] = value }
             } else if frame.starts(with: marker) {
-                if k >= 0, k < steps.count, steps[k].members != nil {
-                    let result = PluginDriver.parse(frame)["result"]
-                    taken[k] = (try? result.map(PluginDispatchSchedule.Result.init(json:)))??.taken ?? []
+                if k < steps.count, steps[k].members != nil {
+                    taken[k] = (try? value["result"].map(PluginDispatchSchedule.Result.init(json:)))??.taken ?? []
                 }
                 k += 1
-            } else if k >= 0, k < steps.count {
-                actual[k].append(PluginDriver.parse(frame))
+            } else if k < steps.count {
+                actual[k].append(value)
             }
         }
+        if let broken = Self.answerProblem(all, sent: scriptIDs(resetID: resetID)) { throw broken }
         return (actual, taken, states)
     }
 
-    /// The steps with each batch's schedule replaced by what the plugin took in `outcome`:
-    /// replayed, they run the same way (the padding is `ipc` either way).
+    /// The steps with each batch's schedule replaced by what the plugin took in `outcome`,
+    /// without its trailing `ipc` choices: replayed, they run the same way (past a
+    /// schedule's end the padding is `ipc` anyway).
     public func frozen(_ outcome: Outcome) -> [FuzzStep] {
         steps.enumerated().map { k, step in
             guard step.members != nil, k < outcome.taken.count else { return step }
             var s = step
-            s.schedule = outcome.taken[k]
+            s.schedule = Self.trimmed(outcome.taken[k])
             return s
         }
+    }
+
+    /// A schedule without its trailing `ipc` choices (past its end every choice is `ipc`):
+    /// how traces write it and how replay compares what the plugin took.
+    public static func trimmed(_ schedule: [DispatchQueueName]) -> [DispatchQueueName] {
+        var s = schedule
+        while s.last == .ipc { s.removeLast() }
+        return s
     }
 }

@@ -37,10 +37,11 @@ public struct PluginCase: Sendable {
         /// A short string that identifies the kind of failure, for grouping and shrinking.
         public var signature: String? { signatures.first }
 
-        /// Every distinct failure: the plugin's failure; or the `os/violation` rules it reported
-        /// (`--dispatch tauri`), each once, in order; or else the first difference from the model.
+        /// Every distinct failure: the `os/violation` rules the plugin reported (`--dispatch
+        /// tauri`), each once, in order; or else the first difference from the model. None
+        /// when the plugin failed (``error``): that is no finding, the case could not be judged.
         public var signatures: [String] {
-            if let error { return ["plugin failure: \(error)"] }
+            if error != nil { return [] }
             if !violations.isEmpty { return violations.map(\.signature) }
             guard let mismatch, let failingStep else { return [] }
             return ["\(stepMethods[failingStep]): \(mismatch.signature)"]
@@ -61,7 +62,8 @@ public struct PluginCase: Sendable {
     /// steps, a barrier. `expected` may carry the model's prediction when it was
     /// made while generating the steps.
     /// `keepFrames` keeps the received frames (attributed to steps) even when
-    /// everything agrees.
+    /// everything agrees. The plugin failing (``PluginDriver/DriverError``: it ended, hung,
+    /// flooded, wrote junk or wrote outside a step) is the outcome's ``Outcome/error``.
     public func run(
         on driver: PluginDriver, profile: Profile, resetID: Int, expected given: [[JSONValue]]? = nil,
         keepFrames: Bool = false
@@ -70,24 +72,33 @@ public struct PluginCase: Sendable {
         let expected = given ?? predict(profile: profile)
         let resetKey = RequestID.string("~reset-\(resetID)")
         let reset = FuzzStep.request(resetKey, PluginReset.name)
-        let frames: [[UInt8]]
+        let body: ArraySlice<[UInt8]>
         do {
-            frames = try driver.runRaw(encoded: PluginDriver.encode([reset] + steps))
+            let frames = try driver.runRaw(encoded: PluginDriver.encode([reset] + steps))
+            body = try Self.afterReset(frames, resetID: resetID)
         } catch {
+            return failed(error, expected: expected)
+        }
+        let flat = expected.flatMap { $0 }
+        let mismatch = PluginCase.firstMismatch(expected: flat, actual: body)
+        guard mismatch != nil || keepFrames else {
             return Outcome(
-                expected: expected, actual: [], mismatch: nil, failingStep: nil, error: error,
+                expected: expected, actual: [], mismatch: nil, failingStep: nil, error: nil,
                 stepMethods: steps.map(\.method))
         }
-        // Drop the reset's replies (a rejection of a pending wait, then its result).
-        let resetPrefix = Array(#"{"id":"~reset-\#(resetID)""#.utf8)
-        let resetEnd = frames.firstIndex { $0.starts(with: resetPrefix) } ?? -1
-        let body = frames[(resetEnd + 1)...]
-        let flat = expected.flatMap { $0 }
-        guard let mismatch = PluginCase.firstMismatch(expected: flat, actual: body) else {
-            let actual = keepFrames ? attribute(body.map(PluginDriver.parse), expected: expected) : []
+        let parsed: [JSONValue]
+        do {
+            parsed = try PluginDriver.parseAll(body)
+        } catch {
+            return failed(error, expected: expected)
+        }
+        if let broken = Self.answerProblem([Self.resetAnswer(resetID)] + parsed, sent: scriptIDs(resetID: resetID)) {
+            return failed(broken, expected: expected)
+        }
+        guard let mismatch else {
             return Outcome(
-                expected: expected, actual: actual, mismatch: nil, failingStep: nil, error: nil,
-                stepMethods: steps.map(\.method))
+                expected: expected, actual: attribute(parsed, expected: expected), mismatch: nil, failingStep: nil,
+                error: nil, stepMethods: steps.map(\.method))
         }
         var failingStep = 0
         var count = 0
@@ -97,8 +108,45 @@ public struct PluginCase: Sendable {
             if count > mismatch.index { break }
         }
         return Outcome(
-            expected: expected, actual: attribute(body.map(PluginDriver.parse), expected: expected), mismatch: mismatch,
+            expected: expected, actual: attribute(parsed, expected: expected), mismatch: mismatch,
             failingStep: failingStep, error: nil, stepMethods: steps.map(\.method))
+    }
+
+    /// The case could not be run: the plugin failed.
+    func failed(_ error: PluginDriver.DriverError, expected: [[JSONValue]]) -> Outcome {
+        Outcome(
+            expected: expected, actual: [], mismatch: nil, failingStep: nil, error: error,
+            stepMethods: steps.map(\.method))
+    }
+
+    /// The answer to the case's `plugin/reset` as ``answerProblem(_:sent:)`` counts it.
+    static func resetAnswer(_ resetID: Int) -> JSONValue {
+        .object(["id": .string("~reset-\(resetID)"), "result": .null])
+    }
+
+    /// The frames after the answer to the case's `plugin/reset`. Before it the plugin may
+    /// only write the rejection of a `waitForCancel` left pending by the case before (an
+    /// error response, alone or in a batch's reply); anything else is output outside a
+    /// step. No answer, or an error, means the plugin did not reset.
+    static func afterReset(_ frames: [[UInt8]], resetID: Int) throws(PluginDriver.DriverError) -> ArraySlice<[UInt8]> {
+        let prefix = Array(#"{"id":"~reset-\#(resetID)""#.utf8)
+        guard let end = frames.firstIndex(where: { $0.starts(with: prefix) }) else {
+            throw .noReset("no answer to it among the case's \(frames.count) frames")
+        }
+        for frame in frames[..<end] {
+            guard let value = PluginDriver.parsed(frame) else {
+                throw .junk("a line that is not JSON: \(PluginDriver.excerpt(frame))")
+            }
+            let isRejection = value["method"] == nil && value["id"] != nil && value["error"] != nil
+            let isBatchReply = value.arrayValue.map { !$0.isEmpty && $0.allSatisfy { $0["id"] != nil } } ?? false
+            if !isRejection && !isBatchReply {
+                throw .outsideStep("before the answer to the case's plugin/reset: \(PluginDriver.excerpt(frame))")
+            }
+        }
+        if PluginDriver.parsed(frames[end])?["error"] != nil {
+            throw .noReset("it answered with an error: \(PluginDriver.excerpt(frames[end]))")
+        }
+        return frames[(end + 1)...]
     }
 
     /// Compares bytes first; a frame whose bytes differ is parsed and compared
@@ -110,14 +158,14 @@ public struct PluginCase: Sendable {
                 return FrameComparison.Mismatch(
                     index: i, expected: i < expected.count ? FrameComparison.normalize(expected[i]) : nil,
                     actual: i < actual.count
-                        ? FrameComparison.normalize(PluginDriver.parse(actual[actual.startIndex + i])) : nil)
+                        ? FrameComparison.normalize(PluginDriver.parsed(actual[actual.startIndex + i]) ?? .null) : nil)
             }
             encoded.removeAll(keepingCapacity: true)
             JSONWriter.write(expected[i], to: &encoded)
             let raw = actual[actual.startIndex + i]
             if encoded == raw { continue }
             let e = FrameComparison.normalize(expected[i])
-            let a = FrameComparison.normalize(PluginDriver.parse(raw))
+            let a = FrameComparison.normalize(PluginDriver.parsed(raw) ?? .null)
             if e != a { return FrameComparison.Mismatch(index: i, expected: e, actual: a) }
         }
         return nil

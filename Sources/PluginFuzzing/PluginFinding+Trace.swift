@@ -8,9 +8,9 @@ extension PluginFuzzer.Finding {
         if let race = outcome.violations.first(where: { $0.signature == signature }) {
             return raceExplanation(race) + " \(shrunk); each case starts from plugin/reset."
         }
-        guard let mismatch = outcome.mismatch, let step = outcome.failingStep else {
-            let error = outcome.error?.description ?? "unknown"
-            return "The plugin failed while running this sequence: \(error). \(shrunk)."
+        guard let mismatch = outcome.mismatch, let step = outcome.failingStep, step < steps.count else {
+            let what = outcome.error.map { "the plugin failed while running it: \($0)" } ?? "it failed as \(signature)"
+            return "This sequence of \(steps.count) steps: \(what). \(shrunk)."
         }
         let expected = mismatch.expected.map { $0.description } ?? "nothing more"
         let actual = mismatch.actual.map { $0.description } ?? "nothing more"

@@ -29,17 +29,20 @@ public final class PluginFuzzer: Sendable {
         /// The plugin's `--dispatch` (its arguments must say the same): under `tauri` cases
         /// contain racing batches with schedules (``StepGenerator``, ``InterleavingCheck``).
         public var dispatch: DispatchMode
-        /// Seconds one step's replies may take before the plugin counts as hung (a
-        /// finding; ``PluginDriver/defaultTimeout`` unless given): generous, since a loaded
-        /// machine or a sanitizer build is slow.
+        /// Seconds one case's replies may take before the plugin counts as hung (a
+        /// ``PluginFailure``, not a finding; ``PluginDriver/defaultTimeout`` unless given):
+        /// generous, since a loaded machine or a sanitizer build is slow.
         public var replyTimeout: Double
+        /// What each job's driver holds from its plugin.
+        public var limits: PeerLimits
 
         /// A configuration.
         public init(
             plugin: PluginLauncher, profile: Profile, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int,
             jobs: Int, stopAfterFindings: Int? = nil, dispatch: DispatchMode = .serial,
-            replyTimeout: Double = PluginDriver.defaultTimeout
+            replyTimeout: Double = PluginDriver.defaultTimeout, limits: PeerLimits = .default
         ) {
+            self.limits = limits
             self.dispatch = dispatch
             self.replyTimeout = replyTimeout
             self.stopAfterFindings = stopAfterFindings
@@ -87,8 +90,14 @@ public final class PluginFuzzer: Sendable {
         loop = FuzzLoop(level: PluginLevel(configuration: c), limits: limits, progress: progress)
     }
 
-    /// Runs all jobs to the end; returns the findings, one per signature.
-    public func run() throws(PluginDriver.DriverError) -> [Finding] { try loop.run() }
+    /// Runs all jobs to the end (the time limit bounds the whole run, shrinking and a
+    /// hung plugin included: ``FuzzDeadline``); returns the findings, one per signature.
+    /// Throws when the plugin could not be started or failed (``findings`` then keeps
+    /// what was found before).
+    public func run() throws(PluginFailure) -> [Finding] { try loop.run() }
+
+    /// The findings kept so far, one per signature.
+    public var findings: [Finding] { loop.findings }
 
     /// The seed of case `index` (a case can be regenerated from it alone).
     public func caseSeed(_ index: Int) -> UInt64 { loop.caseSeed(index) }
@@ -105,24 +114,56 @@ public final class PluginFuzzer: Sendable {
     /// Shrinks a failing sequence against `driver` (restarting it whenever a
     /// candidate leaves the plugin in an unknown state) and describes the result. Under
     /// `--dispatch tauri` the batches' schedules are first frozen to what the plugin took,
-    /// shrunk with the steps (``Shrinker``), and frozen again in the result.
+    /// shrunk with the steps (``Shrinker``), and frozen again in the result. No candidate
+    /// is tried once `stop` says so; the plugin failing on a candidate is thrown.
     package static func shrink(
         _ steps: [FuzzStep], signature: String, caseSeed: UInt64, profile: Profile, plugin options: PluginLauncher,
-        driver: PluginDriver, resetID: Int, dispatch: DispatchMode = .serial
-    ) -> (finding: Finding, driver: PluginDriver, resetID: Int) {
+        driver: PluginDriver, resetID: Int, dispatch: DispatchMode = .serial, stop: @escaping () -> Bool = { false }
+    ) throws(PluginDriver.DriverError) -> (finding: Finding, driver: PluginDriver, resetID: Int) {
         let box = DriverHolder(driver)
         var counter = resetID
-        func run(_ candidate: [FuzzStep]) -> PluginCase.Outcome {
+        var failure: PluginDriver.DriverError?
+        var best: (steps: [FuzzStep], outcome: PluginCase.Outcome)?
+        func run(_ candidate: [FuzzStep]) -> PluginCase.Outcome? {
+            guard failure == nil else { return nil }
             counter += 1
             let outcome = PluginCase(steps: candidate, dispatch: dispatch).run(
                 on: box.driver, profile: profile, resetID: counter)
-            if outcome.signature != nil { box.restart(options) }
+            if let error = outcome.error {
+                failure = error
+                return nil
+            }
+            if outcome.signatures.contains(signature) { best = (candidate, outcome) }
+            if outcome.signature != nil {
+                do throws(PluginDriver.DriverError) {
+                    try box.restart(options)
+                } catch {
+                    failure = error
+                }
+            }
             return outcome
         }
-        let start = dispatch == .tauri ? PluginCase(steps: steps, dispatch: dispatch).frozen(run(steps)) : steps
-        var shrinker = Shrinker(budget: 1500) { run($0).signatures.contains(signature) }
+        func fail(_ error: PluginDriver.DriverError) -> PluginDriver.DriverError {
+            box.driver.close()
+            return error
+        }
+        var start = steps
+        if dispatch == .tauri {
+            guard let first = run(steps) else { throw fail(failure!) }
+            start = PluginCase(steps: steps, dispatch: dispatch).frozen(first)
+        }
+        var shrinker = Shrinker(budget: 1500) { !stop() && run($0)?.signatures.contains(signature) == true }
         let small = shrinker.shrink(start)
-        let final = run(small)
+        if let failure { throw fail(failure) }
+        // The last candidate that still failed is the result: its outcome is the final one.
+        let final: PluginCase.Outcome
+        if let best, best.steps == small {
+            final = best.outcome
+        } else if let outcome = run(small) {
+            final = outcome
+        } else {
+            throw fail(failure!)
+        }
         let finding = Finding(
             signature: signature, caseSeed: caseSeed, originalSteps: steps.count,
             steps: PluginCase(steps: small, dispatch: dispatch).frozen(final), outcome: final,
@@ -135,8 +176,9 @@ public final class PluginFuzzer: Sendable {
 private final class DriverHolder {
     var driver: PluginDriver
     init(_ driver: PluginDriver) { self.driver = driver }
-    func restart(_ options: PluginLauncher) {
+    func restart(_ options: PluginLauncher) throws(PluginDriver.DriverError) {
         driver.close()
-        if let fresh = try? PluginDriver(plugin: options, timeout: driver.timeout) { driver = fresh }
+        driver = try PluginDriver(
+            plugin: options, timeout: driver.timeout, limits: driver.limits, deadline: driver.deadline)
     }
 }

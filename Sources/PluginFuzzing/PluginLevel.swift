@@ -21,8 +21,18 @@ struct PluginLevel: FuzzLevel {
 
     var seedSalt: UInt64 { 0x9E37_79B9_7F4A_7C15 }
 
-    func makeRunner() throws(PluginDriver.DriverError) -> Runner {
-        Runner(driver: try PluginDriver(plugin: configuration.plugin, timeout: configuration.replyTimeout))
+    func makeRunner(deadline: FuzzDeadline) throws(PluginFailure) -> Runner {
+        Runner(driver: try start(deadline: deadline))
+    }
+
+    private func start(deadline: FuzzDeadline) throws(PluginFailure) -> PluginDriver {
+        do {
+            return try PluginDriver(
+                plugin: configuration.plugin, timeout: configuration.replyTimeout, limits: configuration.limits,
+                deadline: deadline)
+        } catch {
+            throw PluginFailure(error)
+        }
     }
 
     func generate(seed: UInt64) -> Case {
@@ -52,20 +62,30 @@ struct PluginLevel: FuzzLevel {
 
     func signatures(_ outcome: PluginCase.Outcome) -> [String] { outcome.signatures }
 
-    /// The plugin no longer matches the model: start both afresh.
-    func recover(_ runner: inout Runner, after outcome: PluginCase.Outcome) throws(PluginDriver.DriverError) {
-        runner.driver.close()
-        runner.driver = try PluginDriver(plugin: configuration.plugin, timeout: configuration.replyTimeout)
+    func failure(_ outcome: PluginCase.Outcome, on runner: Runner) -> PluginFailure? {
+        outcome.error.map { PluginFailure($0) }
     }
 
-    func shrink(_ c: Case, signature: String, caseSeed: UInt64, on runner: inout Runner) -> PluginFuzzer.Finding {
-        let result = PluginFuzzer.shrink(
-            c.steps, signature: signature, caseSeed: caseSeed, profile: configuration.profile,
-            plugin: configuration.plugin, driver: runner.driver, resetID: runner.resetID,
-            dispatch: configuration.dispatch)
-        runner.driver = result.driver
-        runner.resetID = result.resetID
-        return result.finding
+    /// The plugin no longer matches the model: start both afresh.
+    func recover(_ runner: inout Runner, after outcome: PluginCase.Outcome) throws(PluginFailure) {
+        runner.driver.close()
+        runner.driver = try start(deadline: runner.driver.deadline)
+    }
+
+    func shrink(
+        _ c: Case, signature: String, caseSeed: UInt64, on runner: inout Runner, stop: @escaping @Sendable () -> Bool
+    ) throws(PluginFailure) -> PluginFuzzer.Finding {
+        do {
+            let result = try PluginFuzzer.shrink(
+                c.steps, signature: signature, caseSeed: caseSeed, profile: configuration.profile,
+                plugin: configuration.plugin, driver: runner.driver, resetID: runner.resetID,
+                dispatch: configuration.dispatch, stop: stop)
+            runner.driver = result.driver
+            runner.resetID = result.resetID
+            return result.finding
+        } catch {
+            throw PluginFailure(error, startedBefore: true)
+        }
     }
 
     func close(_ runner: Runner) { runner.driver.close() }

@@ -48,6 +48,12 @@ public struct TraceFile: Sendable {
     public var header: Header
     /// One JSON object per step (without the `kind` member, added when written).
     public var lines: [JSONValue]
+    /// Where the trace was read from, and the line number of each of ``lines`` there (for
+    /// messages about a line; empty for a trace made in memory).
+    public internal(set) var source: (path: String, lineNumbers: [Int]) = ("", [])
+
+    /// The version of the format this build writes and reads.
+    public static let version = 1
 
     /// Creates a trace.
     public init(header: Header, lines: [JSONValue]) {
@@ -70,32 +76,95 @@ public struct TraceFile: Sendable {
         return path
     }
 
-    /// Why a trace file cannot be read.
+    /// Why a trace file cannot be read: a usage error (`replay` exits 64), naming the
+    /// file and line.
     public struct ReadError: Error, CustomStringConvertible {
         /// Why, in words.
         public let description: String
+
+        /// An error about `path`, at `line` when given.
+        public init(_ path: String, line: Int? = nil, _ why: String) {
+            description = "\(path)" + (line.map { ":\($0)" } ?? "") + ": " + why
+        }
+
+        /// An error in words.
+        public init(description: String) {
+            self.description = description
+        }
     }
 
-    /// Reads a trace file.
+    /// The most bytes a trace file may have (64 MiB: a shrunk trace is a few KB).
+    public static let maxBytes = 64 << 20
+
+    /// Reads a trace file: JSON Lines, LF or CRLF, an optional UTF-8 byte order mark,
+    /// blank lines skipped; the header's `kind`, `version` (``version``), `level`,
+    /// `profile` and `seed` checked.
     public static func read(path: String) throws(ReadError) -> TraceFile {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+            throw ReadError(description: "cannot read \(path) (no such file, or not allowed)")
+        }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            throw ReadError(path, "not a regular file")
+        }
+        if let size = attributes[.size] as? Int, size > maxBytes {
+            throw ReadError(
+                path, "\(OutputMeter.size(size)) is more than a trace holds (\(OutputMeter.size(maxBytes)))")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ReadError(description: "cannot read \(path)")
         }
-        let rawLines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
-        guard let first = rawLines.first else { throw ReadError(description: "\(path) is empty") }
+        var text = String(decoding: data, as: UTF8.self)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        var numbered: [(Int, Substring)] = []
+        // ("\r\n" is one Character in Swift: split on it as on "\n".)
+        let split = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (i, line) in split.enumerated() where !line.allSatisfy(\.isWhitespace) {
+            numbered.append((i + 1, line))
+        }
+        guard let (firstNumber, first) = numbered.first else { throw ReadError(path, "empty: no header line") }
         func parse(_ s: Substring, _ n: Int) throws(ReadError) -> JSONValue {
             do {
                 return try JSONParser.parse(Array(s.utf8))
             } catch {
-                throw ReadError(description: "\(path):\(n): not JSON: \(error)")
+                throw ReadError(path, line: n, "not JSON: \(error)")
             }
         }
-        let h = try parse(first, 1)
-        guard h["kind"]?.stringValue == "header", let level = h["level"]?.stringValue,
-            let profile = h["profile"]?.stringValue.flatMap(Profile.init(rawValue:)),
-            let seedText = h["seed"]?.description, let seed = UInt64(seedText)
-        else {
-            throw ReadError(description: "\(path):1: not a trace header (kind, level, profile and seed are required)")
+        let header = try Self.header(parse(first, firstNumber), path: path, line: firstNumber)
+        var lines: [JSONValue] = []
+        for (n, raw) in numbered.dropFirst() {
+            let value = try parse(raw, n)
+            guard value.objectValue != nil else { throw ReadError(path, line: n, "a step line must be a JSON object") }
+            lines.append(value)
+        }
+        var trace = TraceFile(header: header, lines: lines)
+        trace.source = (path, numbered.dropFirst().map(\.0))
+        return trace
+    }
+
+    private static func header(_ h: JSONValue, path: String, line n: Int) throws(ReadError) -> Header {
+        guard h["kind"]?.stringValue == "header" else {
+            throw ReadError(path, line: n, "not a trace header: \"kind\" must be \"header\"")
+        }
+        guard let version = h["version"] else {
+            throw ReadError(path, line: n, "the header has no \"version\" (this plugin-host reads version \(version))")
+        }
+        guard version == .number(JSONNumber(Self.version)) else {
+            throw ReadError(
+                path, line: n, "trace version \(version) is not one this plugin-host reads (version \(Self.version))")
+        }
+        guard let level = h["level"]?.stringValue, ["plugin", "system"].contains(level) else {
+            throw ReadError(path, line: n, "\"level\" must be \"plugin\" or \"system\", not \(h["level"] ?? .null)")
+        }
+        guard let profile = h["profile"]?.stringValue.flatMap(Profile.init(rawValue:)) else {
+            throw ReadError(path, line: n, "\"profile\" must be \"seed\" or \"strict\", not \(h["profile"] ?? .null)")
+        }
+        guard let seedText = h["seed"]?.description, let seed = UInt64(seedText) else {
+            throw ReadError(
+                path, line: n, "\"seed\" must be a whole number from 0 to 2^64-1, not \(h["seed"] ?? .null)")
+        }
+        let arguments = h["pluginArguments"] ?? .array([])
+        guard let list = arguments.arrayValue?.map(\.stringValue), !list.contains(where: { $0 == nil }) else {
+            throw ReadError(path, line: n, "\"pluginArguments\" must be a list of strings, not \(arguments)")
         }
         var extra: [String: JSONValue] = [:]
         for (k, v) in h.objectValue ?? [:]
@@ -103,12 +172,14 @@ public struct TraceFile: Sendable {
         {
             extra[k] = v
         }
-        let header = Header(
+        return Header(
             level: level, profile: profile, seed: seed, finding: h["finding"]?.stringValue ?? "",
             explanation: h["explanation"]?.stringValue ?? "",
-            pluginArguments: h["pluginArguments"]?.arrayValue?.compactMap(\.stringValue) ?? [], extra: extra)
-        var lines: [JSONValue] = []
-        for (i, raw) in rawLines.dropFirst().enumerated() { lines.append(try parse(raw, i + 2)) }
-        return TraceFile(header: header, lines: lines)
+            pluginArguments: list.compactMap { $0 }, extra: extra)
+    }
+
+    /// The line number in the file of step line `index` (for messages).
+    public func lineNumber(_ index: Int) -> Int? {
+        index < source.lineNumbers.count ? source.lineNumbers[index] : nil
     }
 }

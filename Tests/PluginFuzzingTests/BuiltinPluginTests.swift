@@ -23,7 +23,7 @@ struct BuiltinPluginTests {
         }
         let builtin = fuzz(.inProcess(arguments: arguments, stderrPrefix: ""))
         let binary = fuzz(PluginLauncher(executable: Binaries.plugin, arguments: arguments, stderrPrefix: ""))
-        let (a, b) = try await onThread { (builtin.run(), binary.run()) }
+        let (a, b) = try await onThread { (try builtin.run(), try binary.run()) }
         #expect(!a.isEmpty)
         #expect(a.map(\.signature) == b.map(\.signature))
         #expect(a.map(\.systemCase.actions) == b.map(\.systemCase.actions))

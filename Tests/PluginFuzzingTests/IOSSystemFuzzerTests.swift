@@ -94,7 +94,7 @@ struct IOSSystemFuzzerTests {
 
     @Test func fuzzerFindsTheNewInvariantsAndStrictNothing() async throws {
         let f = fuzzer(.seed, runs: 500)
-        let findings = try await onThread { f.run() }
+        let findings = try await onThread { try f.run() }
         let found = Set(findings.compactMap { $0.violation?.invariant })
         #expect(found.isSuperset(of: [.i2, .i3]), "\(findings.map(\.signature))")
         for finding in findings where finding.violation?.invariant == .i3 || finding.violation?.invariant == .i2 {
@@ -105,7 +105,7 @@ struct IOSSystemFuzzerTests {
             #expect(again.timeline == finding.outcome.timeline, "a system case must replay identically")
         }
         let strict = fuzzer(.strict, runs: 120)
-        let none = try await onThread { strict.run() }
+        let none = try await onThread { try strict.run() }
         #expect(none.isEmpty, "\(none.map { "\($0.signature): \($0.explanation)" })")
     }
 

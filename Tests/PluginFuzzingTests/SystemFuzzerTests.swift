@@ -21,7 +21,7 @@ struct SystemFuzzerTests {
 
     @Test func seedProfileBreaksInvariantsWithShortTraces() async throws {
         let f = fuzzer(.seed, seed: 5, runs: 150)
-        let findings = try await onThread { f.run() }
+        let findings = try await onThread { try f.run() }
         let invariants = Set(findings.compactMap { $0.violation?.invariant })
         #expect(invariants.contains(.d5), "a launch while no service runs: \(findings.map(\.signature))")
         #expect(
@@ -40,14 +40,14 @@ struct SystemFuzzerTests {
 
     @Test func strictProfileFindsNothing() async throws {
         let f = fuzzer(.strict, seed: 5, runs: 150)
-        let findings = try await onThread { f.run() }
+        let findings = try await onThread { try f.run() }
         #expect(findings.isEmpty, "\(findings.map { "\($0.signature): \($0.explanation)" })")
         #expect(f.totals.cases == 150)
     }
 
     @Test func systemTracesReplayThroughTheCLI() async throws {
         let f = fuzzer(.seed, seed: 5, runs: 60)
-        let findings = try await onThread { f.run() }
+        let findings = try await onThread { try f.run() }
         let finding = try #require(findings.first)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("system-trace-\(UUID().uuidString)")
             .path

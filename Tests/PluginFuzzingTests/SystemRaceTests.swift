@@ -66,9 +66,9 @@ struct SystemRaceTests {
                     .advance(VirtualTime(seconds: 5)!), .start, .conditions(.init(externalPower: true)),
                     .advance(VirtualTime(seconds: 7)!), .start, .advance(VirtualTime(seconds: 9)!),
                 ])
-            var runner = level.makeRunner()
+            var runner = level.makeRunner(deadline: .none)
             defer { level.close(runner) }
-            return level.shrink(noisy, signature: signature, caseSeed: 1, on: &runner)
+            return try level.shrink(noisy, signature: signature, caseSeed: 1, on: &runner, stop: { false })
         }
         #expect(finding.systemCase.actions == [.start, .start])
         // Only run 1's completion-first is needed; pools smaller than tokio's are not.

@@ -36,7 +36,7 @@ struct TauriSystemFuzzerTests {
     /// trace replays identically against the binary; with every queue decision turned to
     /// `ipc-first` (the invoke runs through before the OS's handler) the race is gone.
     @Test func seedFindsBothRacesShrunkAndReplayed() async throws {
-        let findings = try await onThread { fuzzer(.seed).run() }
+        let findings = try await onThread { try fuzzer(.seed).run() }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tauri-sys-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let launcher = PluginLauncher.inProcess(arguments: Self.arguments(.seed, .tauri), stderrPrefix: "")
@@ -65,7 +65,7 @@ struct TauriSystemFuzzerTests {
 
     /// The same cases against the plugin under `--dispatch serial` (one queue): neither race.
     @Test func serialDispatchDoesNotShowThem() async throws {
-        let findings = try await onThread { fuzzer(.seed, .serial).run() }
+        let findings = try await onThread { try fuzzer(.seed, .serial).run() }
         #expect(!findings.isEmpty, "the seed's other findings are still there")
         #expect(!findings.contains { [Self.doubleCompletion, Self.lostWait].contains($0.signature) })
     }
@@ -73,7 +73,7 @@ struct TauriSystemFuzzerTests {
     /// `strict` (every invoke hops onto the main queue; the strict Rust side) over the same cases.
     @Test func strictFindsNothing() async throws {
         let f = fuzzer(.strict)
-        let findings = try await onThread { f.run() }
+        let findings = try await onThread { try f.run() }
         #expect(findings.isEmpty, "\(findings.map { "\($0.signature): \($0.explanation)" })")
         #expect(f.totals.cases == Self.runs)
     }

@@ -12,46 +12,53 @@ enum ExhaustiveCommand {
         let started = Date()
         let driver: PluginDriver
         do {
-            driver = try PluginDriver(plugin: options)
+            driver = try PluginDriver(plugin: options, timeout: FuzzCommand.replyTimeout(s))
         } catch {
-            HostCLI.diagnose("fuzz", "\(error)")
-            return 1
+            return FuzzCommand.report(PluginFailure(error))
         }
         let explorer = ExhaustiveExplorer(
             driver: driver, profile: s.profile, progress: progress, dispatch: s.dispatch)
         let states: Int
+        progress.start()
         do {
             states = try explorer.explore(depth: s.depth)
         } catch {
-            progress.finish()
-            HostCLI.diagnose("fuzz", "\(error)")
-            return 1
+            progress.finish(cases: explorer.sequencesRun, steps: explorer.stepsRun, findings: explorer.failures.count)
+            driver.close()
+            return FuzzCommand.report(PluginFailure(error, startedBefore: explorer.sequencesRun > 1))
         }
-        progress.finish()
+        progress.finish(cases: explorer.sequencesRun, steps: explorer.stepsRun, findings: explorer.failures.count)
         let elapsed = Date().timeIntervalSince(started)
-        print(
+        Console.out(
             "fuzz --exhaustive (profile \(s.profile.rawValue), depth \(s.depth), alphabet \(alphabet(s))): \(states)"
                 + " distinct states explored, \(explorer.sequencesRun) sequences run (\(explorer.stepsRun) steps) in"
                 + " \(String(format: "%.1f", elapsed)) s")
         if explorer.failures.isEmpty {
             driver.close()
-            print("no findings: every reply agreed with the reference model")
-            return 0
+            Console.out("no findings: every reply agreed with the reference model")
+            return ExitCode.ok
         }
+        Console.out("\(FuzzProgress.count(explorer.failures.count, "finding")):")
         var resetID = 1_000_000
         var current = driver
         for (i, (signature, steps)) in explorer.failures.sorted(by: { $0.key < $1.key }).enumerated() {
-            let result = PluginFuzzer.shrink(
-                steps, signature: signature, caseSeed: 0, profile: s.profile, plugin: options, driver: current,
-                resetID: resetID, dispatch: s.dispatch)
-            current = result.driver
-            resetID = result.resetID
-            FuzzCommand.report(
-                result.finding, number: i + 1, name: "exhaustive-\(i + 1)-\(FuzzCommand.slug(signature)).jsonl",
-                settings: s, pluginArguments: args)
+            do {
+                let result = try PluginFuzzer.shrink(
+                    steps, signature: signature, caseSeed: 0, profile: s.profile, plugin: options, driver: current,
+                    resetID: resetID, dispatch: s.dispatch)
+                current = result.driver
+                resetID = result.resetID
+                FuzzCommand.report(
+                    result.finding, number: i + 1, name: "exhaustive-\(i + 1)-\(FuzzCommand.slug(signature)).jsonl",
+                    settings: s, pluginArguments: args)
+            } catch {
+                var failure = PluginFailure(error, startedBefore: true)
+                failure.whileShrinking = true
+                return FuzzCommand.report(failure)
+            }
         }
         current.close()
-        return 1
+        return ExitCode.failed
     }
 
     /// The letters, and under `--dispatch tauri` the race letters with their schedules.

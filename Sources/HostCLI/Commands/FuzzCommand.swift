@@ -12,10 +12,12 @@ enum FuzzCommand {
         --level plugin: random step sequences, every reply compared with a reference
         model of the contract. --level system: the emulated Rust side (service manager,
         listener, a sample service with random timings) against the plugin on one virtual
-        clock, with random OS events, blocking-pool sizes and race orders; the invariants
-        of REFERENCE.md part D (and the blocking pool's, D7) checked after every step.
-        Every failure is shrunk to a minimal sequence and written to --out as a replayable
-        trace (see plugin-host replay).
+        clock, with random OS events, blocking-pool sizes and race orders; the whole-system
+        invariants D1-D7 (docs/fuzzing.md, "System level: the invariants") checked after
+        every step. Every failure is shrunk to a minimal sequence and written to --out as a
+        replayable trace (see plugin-host replay). A plugin that cannot start, or that
+        hangs, ends, floods the host or writes junk, is no finding: the run stops and says
+        so (exit 2 or 3), and no trace is written for it.
 
         options:
           --plugin PATH|builtin  plugin binary (default: background-service-plugin beside plugin-host);
@@ -27,7 +29,10 @@ enum FuzzCommand {
                                  against OS events in batches, under schedules the fuzzer chooses
           --seed N               make the run reproducible (default: random, printed)
           --runs N               stop after N cases
-          --time S               stop after S seconds (default 10 when --runs is not given)
+          --time S               stop after S seconds (default 10 when --runs is not given): the whole run,
+                                 shrinking and a hung plugin included, ends within S + 5 s
+          --timeout S            how long one case's replies (plugin level, default 30) or one call's
+                                 answer (system level, default 10) may take before the plugin counts as hung
           --depth N              most steps per case (default 30); with --exhaustive, the depth (default 4)
           --exhaustive           every sequence up to --depth over a small alphabet (plugin level; no
                                  --seed, --runs, --time or --jobs)
@@ -36,10 +41,14 @@ enum FuzzCommand {
                                  alphabet adds battery, Low Power Mode, device use, termination, opening
                                  the app and the policy; invariants I1-I3 are checked too)
           --jobs N               plugins (processes or engines) in parallel (default 1)
-          --out DIR              where traces go (default fuzz-out)
+          --out DIR              where traces go (default fuzz-out; checked before the run)
           --help                 this text
 
-        exit status: 0 nothing found, 1 findings, 64 usage error
+        Progress goes to stderr (redrawn on a terminal, a line every 10 s otherwise).
+
+        exit status: 0 nothing found, 1 findings, 2 the plugin did not start (its stderr shown),
+        3 the plugin failed during the run (hung, ended, flooded the host, wrote junk or wrote
+        outside a step; its stderr shown), 64 usage error
         """
 
     struct Settings {
@@ -56,6 +65,8 @@ enum FuzzCommand {
         var out = "fuzz-out"
         var pluginArguments: [String] = []
         var os = OSMode.manual
+        /// `--timeout`: nil for the level's default.
+        var timeout: Double?
         /// Whether `--plugin` was given (a missing one is then a usage error).
         var pluginGiven = false
     }
@@ -80,7 +91,7 @@ enum FuzzCommand {
             arguments,
             options: [
                 "--plugin", "--level", "--profile", "--dispatch", "--seed", "--runs", "--time", "--depth", "--jobs",
-                "--out", "--os",
+                "--out", "--os", "--timeout",
             ],
             flags: ["--help", "--exhaustive"])
         if args.has("--help") { return nil }
@@ -106,6 +117,7 @@ enum FuzzCommand {
         s.depth = try args.int("--depth", default: s.exhaustive ? 4 : 30, range: 1...(s.exhaustive ? 12 : 10_000))
         s.jobs = try args.int("--jobs", default: 1, range: 1...64)
         s.out = args.string("--out", default: "fuzz-out")
+        if args.value("--timeout") != nil { s.timeout = try args.double("--timeout", default: 30, range: 0.1...3600) }
         if s.exhaustive, s.level != "plugin" { throw Arguments.UsageError("--exhaustive is for --level plugin") }
         for option in ["--seed", "--runs", "--time", "--jobs"] where s.exhaustive && args.value(option) != nil {
             throw Arguments.UsageError("\(option) does not apply to --exhaustive (every sequence, one plugin)")
@@ -113,6 +125,8 @@ enum FuzzCommand {
         s.os = try args.choice("--os", default: .manual)
         if s.os == .ios, s.level != "system" { throw Arguments.UsageError("--os ios is for --level system") }
         s.pluginArguments = args.passthrough
+        // Last: every other mistake is named first; this one needs the file system.
+        if let problem = outputProblem(s.out) { throw Arguments.UsageError(problem) }
         return s
     }
 
@@ -121,7 +135,7 @@ enum FuzzCommand {
         do throws(Arguments.UsageError) {
             guard let s = try parse(arguments) else {
                 print(usage)
-                return 0
+                return ExitCode.ok
             }
             settings = s
         } catch {
@@ -155,38 +169,45 @@ enum FuzzCommand {
         let fuzzer = PluginFuzzer(
             configuration: .init(
                 plugin: PluginLocator.launcher(s.plugin, arguments: args), profile: s.profile, seed: s.seed,
-                runs: s.runs, seconds: s.seconds, maxSteps: s.depth, jobs: s.jobs, dispatch: s.dispatch),
+                runs: s.runs, seconds: s.seconds, maxSteps: s.depth, jobs: s.jobs, dispatch: s.dispatch,
+                replyTimeout: replyTimeout(s)),
             progress: progress)
         let started = Date()
-        let findings: [PluginFuzzer.Finding]
+        var findings: [PluginFuzzer.Finding]
+        var failure: PluginFailure?
         do {
             findings = try fuzzer.run()
         } catch {
-            progress.finish()
-            HostCLI.diagnose("fuzz", "\(error)")
-            return 1
+            failure = error
+            findings = fuzzer.findings
         }
-        progress.finish()
         let elapsed = Date().timeIntervalSince(started)
         let totals = fuzzer.totals
-        print(
+        progress.finish(cases: totals.cases, steps: totals.steps, findings: findings.count)
+        if let failure, failure.kind == .didNotStart { return report(failure) }
+        Console.out(
             "fuzz (plugin level, profile \(s.profile.rawValue), dispatch \(s.dispatch.rawValue), seed \(s.seed)):"
                 + " \(totals.cases) cases, \(totals.steps) steps in \(String(format: "%.1f", elapsed)) s"
                 + " (\(Int(Double(totals.steps) / max(elapsed, 0.001))) steps/s)")
-        if findings.isEmpty {
-            print(
+        if findings.isEmpty, failure == nil {
+            Console.out(
                 s.dispatch == .tauri && s.profile == .seed
                     ? "no findings: no os/violation, and every reply the model could predict agreed with it"
                     : "no findings: every reply agreed with the reference model")
-            return 0
+            return ExitCode.ok
         }
-        print("\(findings.count) finding(s), grouped by what differed from the model or what the plugin reported:")
+        if !findings.isEmpty {
+            Console.out(
+                "\(FuzzProgress.count(findings.count, "finding")), grouped by what differed from the model or what "
+                    + "the plugin reported:")
+        }
         let timings = fuzzer.timings
         for (i, f) in findings.enumerated() {
             let name = "plugin-\(i + 1)-\(slug(f.signature)).jsonl"
             report(f, number: i + 1, name: name, settings: s, pluginArguments: args, timing: timings[f.signature])
         }
-        return 1
+        if let failure { return report(failure) }
+        return ExitCode.failed
     }
 
     /// "found after 1.2 s, shrunk in 0.3 s: 30 → 4 steps" (without the times when not known).
@@ -215,11 +236,11 @@ enum FuzzCommand {
         let path = write(
             f.trace(profile: s.profile, seed: s.seed, pluginArguments: pluginArguments), name: name, to: s.out)
         let kind = f.outcome.violations.isEmpty ? "model agreement" : "cross-queue race"
-        print("\n  [\(number)] \(kind): \(f.signature)")
+        Console.out("\n  [\(number)] \(kind): \(f.signature)")
         let origin = f.caseSeed == 0 ? "" : "case seed \(f.caseSeed), "
-        print("      \(origin)\(shrunk(f, timing)); trace \(path)")
-        for (n, step) in f.steps.enumerated() { print("      \(n + 1). \(step.summary)") }
-        print("      \(f.explanation)")
+        Console.out("      \(origin)\(shrunk(f, timing)); trace \(path)")
+        for (n, step) in f.steps.enumerated() { Console.out("      \(n + 1). \(step.summary)") }
+        Console.out("      \(f.explanation)")
     }
 
     /// A file-name-safe short form of a signature.
@@ -227,6 +248,7 @@ enum FuzzCommand {
         let mapped = text.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }
         var out = String(mapped)
         while out.contains("--") { out = out.replacingOccurrences(of: "--", with: "-") }
-        return String(out.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(60))
+        let short = String(out.trimmingCharacters(in: CharacterSet(charactersIn: "-")).prefix(60))
+        return short.trimmingCharacters(in: CharacterSet(charactersIn: "-"))
     }
 }

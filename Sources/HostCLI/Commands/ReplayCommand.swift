@@ -7,37 +7,51 @@ import PluginHost
 /// behaves identically.
 enum ReplayCommand {
     static let usage = """
-        usage: plugin-host replay FILE [--plugin PATH] [-- plugin-args...]
+        usage: plugin-host replay FILE [--plugin PATH] [--timeout S] [-- plugin-args...]
 
         Re-runs a trace written by plugin-host fuzz against the plugin (with the plugin
         arguments recorded in the trace, plus any given after --) and compares every
         reply with the replies the trace recorded. Prints "identical" or the first
-        difference, and whether the replies agree with the reference model now.
+        difference (what the trace recorded there and what the plugin wrote now), and
+        whether the replies agree with the reference model now (plugin level) or the
+        finding's invariant is still broken (system level). A plugin that cannot start, or
+        that hangs, ends, floods the host or writes junk, is reported as such (exit 2 or 3).
 
         options:
           --plugin PATH|builtin
                           plugin binary (default: background-service-plugin beside plugin-host);
                           builtin: the plugin's engine in this process
+          --timeout S     how long the trace's replies (plugin level, default 30) or one call's
+                          answer (system level, default 10) may take before the plugin counts as hung
           --help          this text
 
-        exit status: 0 identical, 1 different, 64 usage error (a trace that cannot be read included)
+        exit status: 0 identical, 1 different, 2 the plugin did not start (its stderr shown),
+        3 the plugin failed during the replay (hung, ended, flooded the host, wrote junk or wrote
+        outside a step; its stderr shown), 64 usage error (a trace that cannot be read or played
+        included: its line and why)
         """
 
     static func run(_ arguments: [String]) -> Int32 {
         let args: Arguments
+        var timeout: Double?
         do throws(Arguments.UsageError) {
-            args = try Arguments(arguments, options: ["--plugin"], flags: ["--help"])
+            args = try Arguments(arguments, options: ["--plugin", "--timeout"], flags: ["--help"])
             if args.has("--help") {
                 print(usage)
-                return 0
+                return ExitCode.ok
             }
             guard args.positional.count == 1 else { throw Arguments.UsageError("give exactly one trace file") }
+            if args.value("--timeout") != nil { timeout = try args.double("--timeout", default: 30, range: 0.1...3600) }
         } catch {
             return HostCLI.usageError(error.description, usage: usage)
         }
         let trace: TraceFile
+        let dispatch: DispatchMode
         do {
             trace = try TraceFile.read(path: args.positional[0])
+            dispatch = try trace.dispatch()
+            // Every line checked before the plugin starts.
+            if trace.header.level == "plugin" { _ = try trace.pluginSteps() } else { _ = try trace.systemCase() }
         } catch {
             return HostCLI.usageError("\(error)", usage: usage)
         }
@@ -46,87 +60,97 @@ enum ReplayCommand {
             return HostCLI.pluginMissing("replay", path: plugin, explicit: args.value("--plugin") != nil, usage: usage)
         }
         if let checked = HostCLI.stopAfterCheckingArguments("replay") { return checked }
-        print(
+        Console.out(
             "replay \(args.positional[0]): \(trace.header.level) level, profile \(trace.header.profile.rawValue), "
                 + "finding: \(trace.header.finding)"
         )
-        switch trace.header.level {
-        case "plugin": return replayPlugin(trace, plugin: plugin, extra: args.passthrough)
-        case "system": return SystemReplay.run(trace, plugin: plugin, extra: args.passthrough)
-        default:
-            return HostCLI.usageError("unknown trace level \"\(trace.header.level)\"", usage: usage)
+        let launcher = PluginLocator.launcher(plugin, arguments: trace.header.pluginArguments + args.passthrough)
+        if trace.header.level == "plugin" {
+            return replayPlugin(trace, launcher: launcher, dispatch: dispatch, timeout: timeout)
         }
+        return SystemReplay.run(trace, launcher: launcher, dispatch: dispatch, timeout: timeout)
     }
 
-    static func replayPlugin(_ trace: TraceFile, plugin: String, extra: [String]) -> Int32 {
-        let steps = trace.lines.compactMap { line in
-            line["send"].flatMap { FuzzStep(json: $0, schedule: line["schedule"]) }
-        }
-        let dispatch = trace.header.extra["dispatch"]?.stringValue.flatMap(DispatchMode.init(rawValue:)) ?? .serial
-        let recorded = trace.lines.map { $0["actual"]?.arrayValue ?? [] }
+    static func replayPlugin(_ trace: TraceFile, launcher: PluginLauncher, dispatch: DispatchMode, timeout: Double?)
+        -> Int32
+    {
+        let lines = (try? trace.pluginSteps()) ?? []
+        let steps = lines.map(\.step)
         let driver: PluginDriver
         do {
-            let arguments = trace.header.pluginArguments + extra
-            driver = try PluginDriver(plugin: PluginLocator.launcher(plugin, arguments: arguments))
+            driver = try PluginDriver(plugin: launcher, timeout: timeout ?? PluginDriver.defaultTimeout)
         } catch {
-            HostCLI.diagnose("replay", "\(error)")
-            return 1
+            return FuzzCommand.report(PluginFailure(error), subcommand: "replay")
         }
         defer { driver.close() }
         let outcome = PluginCase(steps: steps, dispatch: dispatch).run(
-            on: driver, profile: trace.header.profile, resetID: 1)
-        if let error = outcome.error {
-            print("different: the plugin failed: \(error)")
-            return 1
+            on: driver, profile: trace.header.profile, resetID: 1, keepFrames: true)
+        if let error = outcome.error { return FuzzCommand.report(PluginFailure(error), subcommand: "replay") }
+        let identical = compare(steps, recorded: lines.map(\.recorded), outcome: outcome)
+        if identical {
+            let frames = outcome.actual.reduce(0) { $0 + $1.count }
+            Console.out(
+                "identical: the plugin wrote the same replies as recorded (\(steps.count) steps, \(frames) frames)")
         }
-        var identical = true
+        verdict(trace, dispatch: dispatch, outcome: outcome)
+        return identical ? ExitCode.ok : ExitCode.failed
+    }
+
+    /// Prints the first step whose frames (or schedule) differ from the recording; true when none does.
+    static func compare(_ steps: [FuzzStep], recorded: [[JSONValue]], outcome: PluginCase.Outcome) -> Bool {
         for (i, step) in steps.enumerated() {
             let now = i < outcome.actual.count ? outcome.actual[i] : []
-            let then = i < recorded.count ? recorded[i] : []
+            let then = recorded[i]
             if let m = FrameComparison.firstMismatch(expected: then, actual: now) {
-                identical = false
-                print("different at step \(i + 1) (\(step.summary)):")
-                print("  recorded: \(m.expected?.description ?? "nothing")")
-                print("  now:      \(m.actual?.description ?? "nothing")")
-                break
+                Console.out("different at step \(i + 1) (\(step.summary)), frame \(m.index + 1):")
+                let counts = "the recording has \(count(then)) for this step, the plugin wrote \(count(now))"
+                Console.out(
+                    "  recorded: \(m.expected.map { TerminalText.json($0.description) } ?? "nothing more (\(counts))")")
+                Console.out(
+                    "  now:      \(m.actual.map { TerminalText.json($0.description) } ?? "nothing more (\(counts))")")
+                return false
             }
-            if step.members != nil, i < outcome.taken.count, outcome.taken[i] != step.schedule {
-                identical = false
-                print("different at step \(i + 1) (\(step.summary)): the plugin took another schedule:")
-                print("  now:      \(outcome.taken[i].map(\.rawValue).joined(separator: ","))")
-                break
+            let taken = i < outcome.taken.count ? PluginCase.trimmed(outcome.taken[i]) : []
+            if step.members != nil, taken != PluginCase.trimmed(step.schedule) {
+                Console.out("different at step \(i + 1) (\(step.summary)): the plugin took another schedule:")
+                Console.out("  now:      \(taken.isEmpty ? "ipc only" : taken.map(\.rawValue).joined(separator: ","))")
+                return false
             }
         }
-        if identical { print("identical: the plugin wrote the same replies as recorded (\(steps.count) steps)") }
+        return true
+    }
+
+    /// `"1 frame"`, `"3 frames"`.
+    static func count(_ frames: [JSONValue]) -> String { FuzzProgress.count(frames.count, "frame") }
+
+    /// Whether the trace's finding still reproduces.
+    static func verdict(_ trace: TraceFile, dispatch: DispatchMode, outcome: PluginCase.Outcome) {
         if dispatch == .tauri, outcome.signatures.contains(trace.header.finding) {
-            print("finding: still reproduces (\(trace.header.finding))")
+            Console.out("finding: still reproduces (\(trace.header.finding))")
         } else if dispatch == .tauri {
             let other = outcome.signatures.isEmpty ? "" : " (now: \(outcome.signatures.joined(separator: "; ")))"
-            print("finding: no longer reproduces\(other)")
+            Console.out("finding: no longer reproduces\(other)")
         } else if let m = outcome.mismatch {
-            print("model: still disagrees (\(outcome.signature ?? m.signature))")
+            Console.out("model: still disagrees (\(outcome.signature ?? m.signature))")
         } else {
-            print("model: agrees now (the finding no longer reproduces)")
+            Console.out("model: agrees now (the finding no longer reproduces)")
         }
-        return identical ? 0 : 1
     }
 }
 
 /// Replays system-level traces: the same scenario and actions in a fresh
 /// simulation; identical when every step's timeline matches the recording.
 enum SystemReplay {
-    static func run(_ trace: TraceFile, plugin: String, extra: [String]) -> Int32 {
-        guard let scenario = trace.header.extra["scenario"].flatMap(SystemScenario.init(json:)) else {
-            return HostCLI.usageError("the trace has no readable scenario", usage: ReplayCommand.usage)
-        }
-        let actions = trace.lines.compactMap { $0["action"].flatMap(SystemAction.init(json:)) }
-        let recorded = trace.lines.map { $0["timeline"]?.arrayValue?.compactMap(\.stringValue) ?? [] }
-        let c = SystemCase(scenario: scenario, actions: actions)
+    static func run(_ trace: TraceFile, launcher: PluginLauncher, dispatch: DispatchMode, timeout: Double?) -> Int32 {
+        guard let (c, recorded) = try? trace.systemCase() else { return ExitCode.usage }
         let behaviour: HostBehaviour = trace.header.profile == .strict ? .strict : .seed
-        let launcher = PluginLocator.launcher(plugin, arguments: trace.header.pluginArguments + extra)
-        let dispatch = trace.header.extra["dispatch"]?.stringValue.flatMap(DispatchMode.init(rawValue:)) ?? .serial
-        let outcome = c.run(plugin: launcher, behaviour: behaviour, stopAt: trace.header.finding, dispatch: dispatch)
-        if let error = outcome.error { print("run failed: \(error)") }
+        let answerTimeout: Duration =
+            timeout.map { .milliseconds(Int64(($0 * 1000).rounded())) } ?? SystemSimulation.Options.defaultAnswerTimeout
+        let (outcome, failure) = c.replay(
+            plugin: launcher, behaviour: behaviour, stopAt: trace.header.finding, dispatch: dispatch,
+            answerTimeout: answerTimeout)
+        if let failure { return FuzzCommand.report(failure, subcommand: "replay") }
+        let actions = c.actions
         var identical = outcome.timeline.count == recorded.count
         for i in 0..<max(outcome.timeline.count, recorded.count) {
             let now = i < outcome.timeline.count ? outcome.timeline[i] : []
@@ -134,22 +158,24 @@ enum SystemReplay {
             guard now != then else { continue }
             identical = false
             let j = Array(zip(now, then)).firstIndex { $0 != $1 } ?? min(now.count, then.count)
-            print("different at step \(i + 1) (\(i < actions.count ? actions[i].summary : "?")), line \(j + 1):")
-            print("  recorded: \(j < then.count ? then[j] : "nothing")")
-            print("  now:      \(j < now.count ? now[j] : "nothing")")
+            let what = i < actions.count ? actions[i].summary : "after the trace's last step"
+            Console.out("different at step \(i + 1) (\(what)), line \(j + 1):")
+            let counts = "the recording has \(then.count) lines for this step, the run now \(now.count)"
+            Console.out("  recorded: \(j < then.count ? then[j] : "nothing more (\(counts))")")
+            Console.out("  now:      \(j < now.count ? now[j] : "nothing more (\(counts))")")
             break
         }
-        if identical { print("identical: the same timeline, step by step (\(actions.count) steps)") }
+        if identical { Console.out("identical: the same timeline, step by step (\(actions.count) steps)") }
         if let v = outcome.first(trace.header.finding) {
-            print("invariants: still broken after step \(v.step + 1): \(v.violation.signature)")
+            Console.out("invariants: still broken after step \(v.step + 1): \(v.violation.signature)")
         } else {
-            print(
+            Console.out(
                 "invariants: the finding no longer reproduces ("
                     + (outcome.signatures.isEmpty
                         ? "every invariant holds" : "other violations: " + outcome.signatures.joined(separator: "; "))
                     + ")"
             )
         }
-        return identical ? 0 : 1
+        return identical ? ExitCode.ok : ExitCode.failed
     }
 }

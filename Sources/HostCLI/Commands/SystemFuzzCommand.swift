@@ -20,46 +20,65 @@ enum SystemFuzzCommand {
             configuration: .init(
                 plugin: PluginLocator.launcher(s.plugin, arguments: args),
                 behaviour: s.profile == .strict ? .strict : .seed, seed: s.seed, runs: s.runs, seconds: s.seconds,
-                maxSteps: s.depth, jobs: s.jobs, os: s.os, dispatch: s.dispatch),
+                maxSteps: s.depth, jobs: s.jobs, os: s.os, dispatch: s.dispatch,
+                answerTimeout: FuzzCommand.answerTimeout(s)),
             progress: progress)
         let started = Date()
-        let findings = fuzzer.run()
-        progress.finish()
+        var findings: [SystemFuzzer.Finding]
+        var failure: PluginFailure?
+        do {
+            findings = try fuzzer.run()
+        } catch {
+            failure = error
+            findings = fuzzer.findings
+        }
         let elapsed = Date().timeIntervalSince(started)
         let totals = fuzzer.totals
+        progress.finish(cases: totals.cases, steps: totals.steps, findings: findings.count)
+        if let failure, failure.kind == .didNotStart { return FuzzCommand.report(failure) }
         let os = (s.os == .ios ? ", --os ios" : "") + (s.dispatch == .tauri ? ", --dispatch tauri" : "")
         let sides = s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"
         let rate = Int(Double(totals.steps) / max(elapsed, 0.001))
         let days = String(format: "%.1f", fuzzer.simulatedSeconds / 86_400 / max(elapsed, 0.001))
-        print(
+        Console.out(
             "fuzz (system level\(os), profile \(s.profile.rawValue): \(sides), seed \(s.seed)): \(totals.cases) cases, "
                 + "\(totals.steps) steps in \(String(format: "%.1f", elapsed)) s (\(rate) steps/s, "
                 + "\(days) simulated device-days/s)")
-        if findings.isEmpty {
+        if findings.isEmpty, failure == nil {
             let extra = s.os == .ios ? " and I1-I3" : ""
-            print("no findings: every invariant of REFERENCE.md part D\(extra) held after every step")
-            return 0
+            Console.out("no findings: every invariant D1-D7\(extra) held after every step")
+            return ExitCode.ok
         }
-        let byInvariant = Dictionary(grouping: findings) { $0.violation?.invariant.rawValue ?? "run failures" }
-        print("\(findings.count) finding(s), by invariant:")
+        if !findings.isEmpty { report(findings, settings: s, pluginArguments: args, timings: fuzzer.timings) }
+        if let failure { return FuzzCommand.report(failure) }
+        return ExitCode.failed
+    }
+
+    /// Writes each finding's trace and prints the findings, grouped by invariant.
+    static func report(
+        _ findings: [SystemFuzzer.Finding], settings s: FuzzCommand.Settings, pluginArguments args: [String],
+        timings: [String: FindingTiming]
+    ) {
+        let byInvariant = Dictionary(grouping: findings) { $0.violation?.invariant.rawValue ?? "other" }
+        Console.out("\(FuzzProgress.count(findings.count, "finding")), by invariant:")
         var n = 0
-        let timings = fuzzer.timings
         for key in byInvariant.keys.sorted() {
             let group = byInvariant[key]!
             let statement = group.first?.violation?.invariant.statement ?? ""
             let first = group.compactMap { timings[$0.signature]?.foundAfter }.min()
-            print("\n\(key): \(statement)" + (first.map { String(format: " (first found after %.2f s)", $0) } ?? ""))
+            Console.out(
+                "\n\(key): \(statement)" + (first.map { String(format: " (first found after %.2f s)", $0) } ?? ""))
             for f in group {
                 n += 1
                 let name = "system-\(n)-\(FuzzCommand.slug(f.signature)).jsonl"
                 let path = FuzzCommand.write(
                     f.trace(profile: s.profile, seed: s.seed, pluginArguments: args), name: name, to: s.out)
-                print("  [\(n)] \(f.violation?.cause ?? f.signature)")
-                print("      case seed \(f.caseSeed), \(FuzzCommand.shrunk(f, timings[f.signature])); trace \(path)")
-                for (i, a) in f.systemCase.actions.enumerated() { print("      \(i + 1). \(a.summary)") }
-                print("      \(f.explanation)")
+                Console.out("  [\(n)] \(f.violation?.cause ?? f.signature)")
+                Console.out(
+                    "      case seed \(f.caseSeed), \(FuzzCommand.shrunk(f, timings[f.signature])); trace \(path)")
+                for (i, a) in f.systemCase.actions.enumerated() { Console.out("      \(i + 1). \(a.summary)") }
+                Console.out("      \(f.explanation)")
             }
         }
-        return 1
     }
 }

@@ -11,7 +11,7 @@ struct DeviceDayLevel: FuzzLevel {
     let days: Int
 
     var seedSalt: UInt64 { system.seedSalt }
-    func makeRunner() -> SystemCaseRunner { system.makeRunner() }
+    func makeRunner(deadline: FuzzDeadline) -> SystemCaseRunner { system.makeRunner(deadline: deadline) }
 
     func generate(seed: UInt64) -> SystemCase {
         var g = DeviceDays(seed: seed)
@@ -28,6 +28,9 @@ struct DeviceDayLevel: FuzzLevel {
         return []
     }
 
+    /// None: a run that could not be played to its end is counted (``SystemFuzzer/Speed/failedRuns``).
+    func failure(_ outcome: SystemCase.Outcome, on runner: SystemCaseRunner) -> PluginFailure? { nil }
+
     func recover(_ runner: inout SystemCaseRunner, after outcome: SystemCase.Outcome) {
         system.recover(&runner, after: outcome)
     }
@@ -36,7 +39,8 @@ struct DeviceDayLevel: FuzzLevel {
 
     /// A run that could not be completed is reported as such, unshrunk.
     func shrink(
-        _ c: SystemCase, signature: String, caseSeed: UInt64, on runner: inout SystemCaseRunner
+        _ c: SystemCase, signature: String, caseSeed: UInt64, on runner: inout SystemCaseRunner,
+        stop: @escaping @Sendable () -> Bool
     ) -> SystemFuzzer.Finding {
         SystemFuzzer.Finding(
             signature: signature, caseSeed: caseSeed, originalSteps: c.actions.count, systemCase: c,
@@ -76,7 +80,7 @@ extension SystemFuzzer {
             jobs: configuration.jobs)
         let loop = FuzzLoop(level: level, limits: limits, progress: FuzzProgress(quiet: true))
         let started = Date()
-        let failed = loop.run().count
+        let failed = (try? loop.run())?.count ?? loop.findings.count
         let (cases, steps) = loop.totals
         return Speed(
             seconds: Date().timeIntervalSince(started), jobs: configuration.jobs, cases: cases, steps: steps,

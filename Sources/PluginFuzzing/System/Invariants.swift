@@ -1,8 +1,9 @@
 import HostProtocol
 import PluginHost
 
-/// The whole-system invariants of REFERENCE.md part D, plus the blocking pool's
-/// (D7), as the system fuzzer checks them after every step (docs/fuzzing.md).
+/// The whole-system invariants D1-D6 (part D of `../shared/REFERENCE.md`, outside this
+/// repository), plus the blocking pool's (D7), as the system fuzzer checks them after
+/// every step (docs/fuzzing.md, "System level: the invariants").
 public enum Invariant: String, Sendable, CaseIterable, Comparable {
     /// Every request answered exactly once, or known never to be; no host thread or task waits forever.
     case d1 = "D1"

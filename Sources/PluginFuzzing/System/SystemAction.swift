@@ -48,38 +48,10 @@ public enum SystemAction: Sendable, Hashable {
         }
     }
 
-    /// Reads an action back.
+    /// Reads an action back; nil when it is not one (``read(_:)`` says why).
     public init?(json: JSONValue) {
-        switch json["action"]?.stringValue {
-        case "start": self = .start
-        case "stop": self = .stop
-        case "launch":
-            guard let k = json["kind"]?.stringValue.flatMap(TaskKind.init(rawValue:)) else { return nil }
-            self = .launch(k)
-        case "expire": self = .expire
-        case "advance":
-            guard let t = json["seconds"].flatMap({ JSONField<VirtualTime>.time.read($0) }) else { return nil }
-            self = .advance(t)
-        case "conditions":
-            guard let p = json["params"].flatMap({ try? OSSetConditions.Params(json: $0) }) else { return nil }
-            self = .conditions(p)
-        case "iosConditions":
-            guard let p = json["params"].flatMap({ try? OSSetConditions.IOSParams(json: $0) }) else { return nil }
-            self = .iosConditions(p)
-        case "terminate":
-            guard let r = json["reason"]?.stringValue.flatMap(TerminationReason.init(rawValue:)) else { return nil }
-            self = .terminate(r)
-        case "openApp": self = .openApp
-        case "policy":
-            guard let p = json["params"].flatMap({ try? IOSPolicy.Update(json: $0) }) else { return nil }
-            self = .policy(p)
-        case "together":
-            guard let during = json["during"].flatMap(SystemAction.init(json:)),
-                let os = json["os"].flatMap(SystemAction.init(json:)), let invoke = json["invoke"]?.stringValue
-            else { return nil }
-            self = .together(during, os: os, invoke: invoke)
-        default: return nil
-        }
+        guard let action = try? Self.read(json) else { return nil }
+        self = action
     }
 
     /// A command of the app's (start, stop), which can race a run's end (``Race/runEndVsApp``).

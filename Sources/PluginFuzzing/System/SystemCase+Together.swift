@@ -14,6 +14,11 @@ extension SystemCase {
         var running: PluginStateSnapshot.ActiveTask?
         let method: String
         let identifier: String
+        if case .together = during {
+            // One call is held at a time: a nested together (traces refuse one) is played after.
+            _ = try perform(during, on: sim, config: config)
+            return try perform(os, on: sim, config: config)
+        }
         switch os {
         case .expire:
             running = try sim.pluginState().activeTask

@@ -29,17 +29,21 @@ public struct SystemCase: Sendable {
         public var races: [[RaceRecord]] = []
         /// Which of the scenario's runs each start during each action got.
         public var services: [[Int]] = []
-        /// Why the run could not be completed, if it could not.
+        /// Why the run could not be completed, if it could not: the plugin failed (it is
+        /// not a finding; the fuzzer stops and reports it).
         public var error: String?
+        /// With ``error``: the plugin did not start (it ended, or could not be spawned,
+        /// before it answered anything).
+        public var notStarted = false
         /// How much virtual time the run covered.
         public var simulated = VirtualTime.zero
 
         /// Every race decided, in order.
         public var allRaces: [RaceRecord] { races.flatMap { $0 } }
 
-        /// The signatures found, in order (a run failure counts as one).
+        /// The signatures found, in order (a run that failed has none: its case could not be judged).
         public var signatures: [String] {
-            violations.map(\.violation.signature) + (error.map { ["run failed: \($0)"] } ?? [])
+            error == nil ? violations.map(\.violation.signature) : []
         }
 
         /// The step and violation for a signature.
@@ -60,12 +64,36 @@ public struct SystemCase: Sendable {
         return run(on: runner, behaviour: behaviour, stopAt: target, dispatch: dispatch)
     }
 
-    /// Plays the case on the runner's plugin, reset first: the same run as against a fresh one.
+    /// Plays the case on the runner's plugin, reset first: the same run as against a fresh
+    /// one. At the run's hard stop the plugin is stopped and the outcome says so.
     func run(
         on runner: SystemCaseRunner, behaviour: HostBehaviour, stopAt target: String? = nil,
         dispatch: DispatchMode = .serial
     ) -> Outcome {
         var outcome = Outcome(violations: [], timeline: [])
+        let plugin: SimulationPlugin
+        do throws(SystemSimulation.SimulationError) {
+            plugin = try runner.current()
+        } catch {
+            outcome.error = error.description
+            outcome.notStarted = true
+            return outcome
+        }
+        let watchdog = runner.watch(plugin)
+        play(on: runner, behaviour: behaviour, stopAt: target, dispatch: dispatch, into: &outcome)
+        if watchdog?.finish() == true {
+            outcome.notStarted = false
+            outcome.error =
+                "the plugin had not finished the case in progress when the run's time (--time, plus "
+                + "\(Int(FuzzDeadline.grace)) s for a case in progress) ran out"
+        }
+        return outcome
+    }
+
+    private func play(
+        on runner: SystemCaseRunner, behaviour: HostBehaviour, stopAt target: String?, dispatch: DispatchMode,
+        into outcome: inout Outcome
+    ) {
         let runs = scenario.runs.map { ServiceBoxed($0.service) }
         let handedOut = Mutex<[Int]>([])
         let scenario = self.scenario
@@ -88,7 +116,8 @@ public struct SystemCase: Sendable {
                     appStartsServiceAtLaunch: scenario.restartAtLaunch ? scenario.config : nil, dispatch: dispatch))
         } catch {
             outcome.error = error.description
-            return outcome
+            outcome.notStarted = runner.didNotStart(error)
+            return
         }
         let ios = sim.info.os == .ios
         let startedAt = sim.now
@@ -99,6 +128,9 @@ public struct SystemCase: Sendable {
         func record() {
             outcome.simulated = VirtualTime(nanoseconds: sim.now.nanoseconds - startedAt.nanoseconds)
             let (all, races, services) = (sim.timeline, sim.raceRecords, handedOut.withLock { $0 })
+            if outcome.error == nil, let broken = Self.protocolError(in: all[seen.timeline...]) {
+                outcome.error = "the plugin broke the protocol: \(broken)"
+            }
             outcome.timeline.append(Self.recorded(all[seen.timeline...]))
             outcome.races.append(Array(races[seen.races...]))
             outcome.services.append(Array(services[seen.services...]))
@@ -132,6 +164,7 @@ public struct SystemCase: Sendable {
                             process: processes.count))
                 }
                 record()
+                if outcome.error != nil { return }
                 for v in found.sorted(by: { $0.invariant < $1.invariant })
                 where !outcome.violations.contains(where: { $0.violation.signature == v.signature }) {
                     outcome.violations.append((i, v))
@@ -139,11 +172,21 @@ public struct SystemCase: Sendable {
                 if let target, outcome.violations.contains(where: { $0.violation.signature == target }) { break }
             } catch {
                 record()
-                outcome.error = error.description
-                return outcome
+                if outcome.error == nil { outcome.error = error.description }
+                return
             }
         }
-        return outcome
+    }
+
+    /// The first protocol error the connection noted (junk, a response nobody waits
+    /// for, a request from the plugin, flooding): the plugin broke the transport.
+    static func protocolError(in entries: ArraySlice<TimelineEntry>) -> String? {
+        for e in entries {
+            if case .note(let text) = e.kind, text.hasPrefix("protocol error: ") {
+                return String(text.dropFirst("protocol error: ".count))
+            }
+        }
+        return nil
     }
 
     /// Lines that are a function of the steps: protocol traffic, events and the
@@ -203,32 +246,4 @@ public struct SystemCase: Sendable {
 struct ServiceBoxed: Sendable {
     let service: any BackgroundService
     init(_ s: any BackgroundService) { service = s }
-}
-
-/// A plugin for system cases, started on first use and kept for case after case
-/// (each simulation resets it); started again after a run that could not be completed.
-final class SystemCaseRunner {
-    let launcher: PluginLauncher
-    /// Every simulation's ``SystemSimulation/Options/answerTimeout``.
-    let answerTimeout: Duration
-    private var plugin: SimulationPlugin?
-
-    init(launcher: PluginLauncher, answerTimeout: Duration) {
-        self.launcher = launcher
-        self.answerTimeout = answerTimeout
-    }
-
-    /// A simulation on the plugin.
-    func simulation(_ options: SystemSimulation.Options) throws(SystemSimulation.SimulationError) -> SystemSimulation {
-        if plugin == nil { plugin = try SimulationPlugin(launcher: launcher) }
-        return try SystemSimulation(options: options, plugin: plugin!)
-    }
-
-    /// Closes the plugin; the next simulation starts a new one.
-    func restart() {
-        plugin?.close()
-        plugin = nil
-    }
-
-    func close() { restart() }
 }

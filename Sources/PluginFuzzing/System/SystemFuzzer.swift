@@ -29,8 +29,8 @@ public final class SystemFuzzer: Sendable {
         /// `tauri`: the plugin runs under `--dispatch tauri` (the launcher's arguments say so);
         /// cases add OS events at the instant of host invokes, sent as one batch.
         public var dispatch: DispatchMode
-        /// How long one host call may wait for the plugin's answer before the case ends as a
-        /// plugin failure (``SystemSimulation/Options/answerTimeout``).
+        /// How long one host call may wait for the plugin's answer before the run ends with
+        /// the plugin failing (``SystemSimulation/Options/answerTimeout``; not a finding).
         public var answerTimeout: Duration
 
         /// A configuration.
@@ -97,6 +97,12 @@ public final class SystemFuzzer: Sendable {
     /// The case a seed stands for.
     public func generateCase(seed: UInt64) -> SystemCase { loop.level.generate(seed: seed) }
 
-    /// Runs every job to its end; returns one finding per signature.
-    public func run() -> [Finding] { loop.run() }
+    /// Runs every job to its end (the time limit bounds the whole run, shrinking and a
+    /// hung plugin included: ``FuzzDeadline``); returns one finding per signature. Throws
+    /// when the plugin could not be started or failed (``findings`` then keeps what was
+    /// found before).
+    public func run() throws(PluginFailure) -> [Finding] { try loop.run() }
+
+    /// The findings kept so far, one per signature.
+    public var findings: [Finding] { loop.findings }
 }

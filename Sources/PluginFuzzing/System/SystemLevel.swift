@@ -8,9 +8,9 @@ struct SystemLevel: FuzzLevel {
 
     var seedSalt: UInt64 { 0xD1B5_4A32_D192_ED03 }
 
-    /// Never fails as a whole: a plugin that cannot start fails each case instead.
-    func makeRunner() -> SystemCaseRunner {
-        SystemCaseRunner(launcher: configuration.plugin, answerTimeout: configuration.answerTimeout)
+    /// Never fails as a whole: a plugin that cannot start fails the first case instead.
+    func makeRunner(deadline: FuzzDeadline) -> SystemCaseRunner {
+        SystemCaseRunner(launcher: configuration.plugin, answerTimeout: configuration.answerTimeout, deadline: deadline)
     }
 
     func generate(seed: UInt64) -> SystemCase {
@@ -32,6 +32,17 @@ struct SystemLevel: FuzzLevel {
 
     func signatures(_ outcome: SystemCase.Outcome) -> [String] { outcome.signatures }
 
+    /// A run that could not be completed: the plugin did not start, or broke the
+    /// transport (hung, ended, flooded, wrote junk), or the run's time ran out on it. The
+    /// plugin is stopped first, so that its stderr has been read to the end.
+    func failure(_ outcome: SystemCase.Outcome, on runner: SystemCaseRunner) -> PluginFailure? {
+        guard let error = outcome.error else { return nil }
+        runner.restart()
+        return PluginFailure(
+            kind: outcome.notStarted ? .didNotStart : .misbehaved,
+            reason: outcome.notStarted ? "the plugin did not start: \(error)" : error, stderr: runner.stderrTail.lines)
+    }
+
     /// A run that could not be completed leaves the plugin in an unknown state: a new
     /// one. (An invariant broken is the system's behaviour; the reset before the next
     /// case clears it.)
@@ -41,17 +52,23 @@ struct SystemLevel: FuzzLevel {
 
     func close(_ runner: SystemCaseRunner) { runner.close() }
 
-    /// Shrinks with ``SystemShrinker`` on the job's plugin (a new one after a run
-    /// that could not be completed).
+    /// Shrinks with ``SystemShrinker`` on the job's plugin; no attempt starts once `stop`
+    /// says so, and the plugin failing on an attempt ends the shrinking (thrown).
     func shrink(
-        _ original: SystemCase, signature: String, caseSeed seed: UInt64, on runner: inout SystemCaseRunner
-    ) -> SystemFuzzer.Finding {
+        _ original: SystemCase, signature: String, caseSeed seed: UInt64, on runner: inout SystemCaseRunner,
+        stop: @escaping @Sendable () -> Bool
+    ) throws(PluginFailure) -> SystemFuzzer.Finding {
         let (behaviour, dispatch) = (configuration.behaviour, configuration.dispatch)
-        let (shrunk, outcome, attempts) = SystemShrinker(signature: signature).shrink(original) { c in
+        var failure: PluginFailure?
+        var shrinker = SystemShrinker(signature: signature)
+        shrinker.stop = { stop() || failure != nil }
+        let (shrunk, outcome, attempts) = shrinker.shrink(original) { [runner] c in
             let outcome = c.run(on: runner, behaviour: behaviour, stopAt: signature, dispatch: dispatch)
+            if failure == nil, let f = self.failure(outcome, on: runner) { failure = f }
             if outcome.error != nil { runner.restart() }
             return outcome
         }
+        if let failure { throw failure }
         return SystemFuzzer.Finding(
             signature: signature, caseSeed: seed, originalSteps: original.actions.count, systemCase: shrunk,
             outcome: outcome, shrinkAttempts: attempts, dispatch: dispatch)

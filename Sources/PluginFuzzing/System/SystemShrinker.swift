@@ -18,6 +18,9 @@ struct SystemShrinker {
     let signature: String
     /// At most this many runs of the case.
     var budget = 600
+    /// Once true, no candidate is tried (the run's time is up, or the plugin failed):
+    /// the case shrunk so far is played once more, for its outcome.
+    var stop: () -> Bool = { false }
 
     /// The shrunk case (its races frozen), its outcome, and how many runs it took;
     /// `play` runs a candidate (stopping at the signature, if it likes).
@@ -29,9 +32,9 @@ struct SystemShrinker {
             attempts += 1
             return play(c)
         }
-        func fails(_ c: SystemCase) -> Bool { attempts < budget && run(c).first(signature) != nil }
+        func fails(_ c: SystemCase) -> Bool { attempts < budget && !stop() && run(c).first(signature) != nil }
         var current = original
-        for _ in 0..<3 {
+        for _ in 0..<3 where !stop() {
             // Actions after the step where it first broke do not matter.
             let outcome = run(current)
             var steps = current.steps(outcome)

@@ -29,7 +29,12 @@ public final class SimulationPlugin: Sendable {
     public let limits: PeerLimits
 
     /// Starts the plugin; what crosses the connection goes to the simulation attached.
-    public init(launcher: PluginLauncher, limits: PeerLimits = .default) throws(SystemSimulation.SimulationError) {
+    /// The plugin's stderr lines go to the simulation's timeline and to `stderrLine`
+    /// (by default nowhere else), which sees them from the start, before any simulation.
+    public init(
+        launcher: PluginLauncher, limits: PeerLimits = .default,
+        stderrLine: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(SystemSimulation.SimulationError) {
         let relay = self.relay
         self.limits = limits
         do {
@@ -37,7 +42,7 @@ public final class SimulationPlugin: Sendable {
                 connection: try PluginConnection(
                     launcher: launcher,
                     options: PluginConnection.Options(
-                        tap: { relay.forward($0) }, stderrLine: { _ in },
+                        tap: { relay.forward($0) }, stderrLine: stderrLine,
                         completionHandoff: { relay.handoff($0, $1) }, notificationBuffer: .bufferingNewest(0),
                         // A protocol error goes into the timeline (the tap), not to stderr.
                         log: { _ in }, limits: limits)))
