@@ -98,7 +98,7 @@ struct FuzzHostilePluginTests {
     /// error, not a plugin that cannot start (exit 2: the check would have come after it).
     @Test func theOutputDirectoryIsCheckedFirst() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-out-\(UUID().uuidString)").path
-        FileManager.default.createFile(atPath: file, contents: Data())
+        _ = FileManager.default.createFile(atPath: file, contents: Data())
         defer { try? FileManager.default.removeItem(atPath: file) }
         for out in [file, file + "/traces"] {
             let r = try await runHost(

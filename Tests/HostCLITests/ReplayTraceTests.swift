@@ -33,7 +33,8 @@ struct ReplayTraceTests {
     /// A system trace with a `together` nested in another (which once crashed replay,
     /// SIGILL), and other malformed traces: exit 64, the file, the line, the reason.
     @Test func malformedTracesAreUsageErrorsWithTheirLine() async throws {
-        let system = try String(contentsOf: Self.findings.appendingPathComponent("tauri-seed-d1-answered-twice.jsonl"))
+        let system = try String(
+            contentsOf: Self.findings.appendingPathComponent("tauri-seed-d1-answered-twice.jsonl"), encoding: .utf8)
         var lines = system.split(separator: "\n").map(String.init)
         let together = try #require(lines.firstIndex { $0.contains(#""action":"together""#) })
         var step = try #require(JSONSerialization.jsonObject(with: Data(lines[together].utf8)) as? [String: Any])
@@ -73,7 +74,8 @@ struct ReplayTraceTests {
 
     /// A committed trace with CRLF line ends (and a byte order mark) replays as the original.
     @Test func crlfTracesReplay() async throws {
-        let text = try String(contentsOf: Self.findings.appendingPathComponent("seed-d5-refresh.jsonl"))
+        let text = try String(
+            contentsOf: Self.findings.appendingPathComponent("seed-d5-refresh.jsonl"), encoding: .utf8)
         let path = try Self.file("\u{FEFF}" + text.replacingOccurrences(of: "\n", with: "\r\n"))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let r = try await Self.replay(path)

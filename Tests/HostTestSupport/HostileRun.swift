@@ -84,7 +84,8 @@ package struct HostileRun: Sendable {
         while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
         exited.withLock { $0 = true }
         limit.cancel()
-        let seconds = Double((ContinuousClock.now - start).components.attoseconds) / 1e18
+        let seconds =
+            Double((ContinuousClock.now - start).components.attoseconds) / 1e18
             + Double((ContinuousClock.now - start).components.seconds)
         let leftovers = processes(marked: marker)
         for p in leftovers { kill(p, SIGKILL) }

@@ -149,7 +149,9 @@ while true {
                 o["error"] = .object(error)
             }
             line(JSONValue.object(o).description)
-            line(JSONValue.object(["jsonrpc": "2.0", "method": .string(hostileText), "params": .object([:])]).description)
+            line(
+                JSONValue.object(["jsonrpc": "2.0", "method": .string(hostileText), "params": .object([:])]).description
+            )
         case "garbage":
             write(frame + [0x0A])
             line("this is not JSON \u{1B}[31m")

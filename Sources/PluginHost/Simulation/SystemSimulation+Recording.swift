@@ -81,7 +81,9 @@ extension SystemSimulation {
         let count = shared.withLock { $0.timeline.count }
         guard count > plugin.limits.maxHeldFrames else { return }
         plugin.connection.stop(
-            flooding: "\(OutputMeter.count(count)) timeline entries (limit \(OutputMeter.count(plugin.limits.maxHeldFrames)))")
+            flooding:
+                "\(OutputMeter.count(count)) timeline entries (limit \(OutputMeter.count(plugin.limits.maxHeldFrames)))"
+        )
     }
 
     /// Plugin stderr lines past ``PeerLimits/maxStderrBytes``: counted, not kept.
