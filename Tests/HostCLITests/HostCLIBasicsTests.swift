@@ -75,7 +75,7 @@ struct HostCLIBasicsTests {
         }
     }
 
-    @Test(arguments: ["demo", "fuzz", "replay"])
+    @Test(arguments: ["demo", "explain", "fuzz", "replay"])
     func aDirectoryIsNoPlugin(subcommand: String) async throws {
         let r = try await runHost(
             [subcommand, "--plugin", "/tmp"] + Self.trace(for: subcommand), env: ["PLUGIN_HOST_CHECK_ARGS": "1"])
