@@ -49,7 +49,7 @@ enum DemoCommand {
 
         Lines are fitted to the terminal's width when stdout is a terminal, never cut otherwise.
         Exit status: 0 every rule held, 1 a rule broken, 2 the plugin did not start, 3 the
-        plugin broke the transport (flooding, silent past --timeout, bad frames, answers twice
+        plugin broke the transport (flooding, no answer within --timeout, bad frames, answers twice
         or to unknown ids, ended mid-run), 64 usage errors.
         """
 

@@ -11,7 +11,8 @@ enum ExplainCommand {
         clock, events on) and plays a session against it: JSON-RPC requests, one per line,
         as you would type them by hand, from --script FILE or standard input (interactive
         when it is a terminal; CRLF line ends are accepted). Each reply and event is shown
-        as it comes; `waitForCancel` stays pending as in a real host. At any point a line
+        as it comes (at most 10,000 events after a line; the rest are counted);
+        `waitForCancel` stays pending as in a real host. At any point a line
         `explain` (or `explain ID`) prints, for every identifier (or ID), its status,
         every reason it is not running now and when it could next run; at the end of the
         input the same is printed once more, unless the session ended with `shutdown`.
@@ -21,7 +22,7 @@ enum ExplainCommand {
         The last line is the verdict: whether every rule held (no protocol error from the
         plugin, no answer twice or to an unknown id, no violation in its counters, no
         early stop, the plugin exited 0 at the end). A plugin that breaks the transport
-        (floods, stays silent past --timeout, writes what is not a frame, ends mid-session)
+        (floods, gives no answer within --timeout, writes what is not a frame, ends mid-session)
         ends the session there.
 
         Example script:
