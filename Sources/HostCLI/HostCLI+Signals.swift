@@ -31,7 +31,7 @@ private final class SignalSources: @unchecked Sendable {
             source.setEventHandler {
                 PluginProcess.killAllStarted()
                 signal(sig, SIG_DFL)
-                raise(sig)
+                kill(getpid(), sig)  // not raise(): this thread blocks the signal (libdispatch)
             }
             source.resume()
             installed.append(source)

@@ -1,7 +1,9 @@
 import Foundation
+import PluginHost
 
 /// The `plugin-host` executable: subcommand dispatch, usage and exit codes
-/// (0 success, 1 failure or findings, 64 usage error; diagnostics on stderr).
+/// (``ExitCode``: 0 success, 1 a rule broken, 2 the plugin did not start, 3 the plugin
+/// broke the transport, 64 usage error; diagnostics on stderr).
 ///
 /// ```swift
 /// // Sources/plugin-host/main.swift
@@ -23,7 +25,16 @@ public enum HostCLI {
           soak          a long load on one plugin process: memory growth, leaked pending calls, fault latency
           explain       a live session under the emulated iOS: why a task has not run, and when it can
 
-        `plugin-host SUBCOMMAND --help` documents each.
+        `plugin-host SUBCOMMAND --help` (or `plugin-host help SUBCOMMAND`) documents each.
+
+        options every subcommand takes (each starts a plugin):
+          --plugin-log-prefix TEXT   what the plugin's stderr lines start with when shown
+                                     (default "[plugin] "; "" for nothing)
+
+        plugin-host --version prints the version. Exit status: 0 every rule held, 1 a rule
+        broken, 2 the plugin did not start, 3 the plugin broke the transport (flooding,
+        silence past a timeout, bad frames, answers twice or to unknown ids), 64 usage,
+        130 interrupted.
         """
 
     /// Runs a command line (without the program name); returns the exit status.
@@ -32,21 +43,27 @@ public enum HostCLI {
         guard let sub = arguments.first else {
             return usageError("missing subcommand", usage: usage)
         }
-        let rest = Array(arguments.dropFirst())
         switch sub {
-        case "demo": return DemoCommand.run(rest)
-        case "conformance": return ConformanceCommand.run(rest)
-        case "fuzz": return FuzzCommand.run(rest)
-        case "bench": return BenchCommand.run(rest)
-        case "replay": return ReplayCommand.run(rest)
-        case "soak": return SoakCommand.run(rest)
-        case "explain": return ExplainCommand.run(rest)
-        case "--help", "-h", "help":
-            print(usage)
-            return 0
+        case "--help", "-h":
+            Console.out(usage)
+            return ExitCode.ok
+        case "--version":
+            Console.out("plugin-host \(version) (\(BuildInfo.configuration) build)")
+            return ExitCode.ok
+        case "help":
+            return help(Array(arguments.dropFirst()))
         default:
+            break
+        }
+        guard let command = subcommands.first(where: { $0.name == sub }) else {
             return usageError("unknown subcommand \"\(sub)\"", usage: usage)
         }
+        let rest: [String]
+        switch takePluginLogPrefix(Array(arguments.dropFirst())) {
+        case .success(let remaining): rest = remaining
+        case .failure(let error): return usageError(error.description, usage: command.usage)
+        }
+        return command.run(rest)
     }
 
     /// Set (to anything) in the environment as `PLUGIN_HOST_CHECK_ARGS`: every subcommand
@@ -81,10 +98,17 @@ public enum HostCLI {
     }
 
     /// The plugin cannot be started: a path given with `--plugin` that names no
-    /// executable is a usage error (64); the default one not built yet is a failure (1),
-    /// with how to build it.
+    /// executable (an empty path, a directory, a missing or non-executable file) is a
+    /// usage error (64); the default one not built yet is a failure (1), with how to build it.
     static func pluginMissing(_ subcommand: String, path: String, explicit: Bool, usage: String) -> Int32 {
-        if explicit { return usageError("--plugin: no executable plugin at \(path)", usage: usage) }
+        if explicit {
+            if path.isEmpty { return usageError("--plugin: an empty path names no plugin", usage: usage) }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return usageError("--plugin: \(path) is a directory, not a plugin", usage: usage)
+            }
+            return usageError("--plugin: no executable plugin at \(path)", usage: usage)
+        }
         diagnose(subcommand, "no executable plugin at \(path) (build it first: swift build, or pass --plugin PATH)")
         return 1
     }

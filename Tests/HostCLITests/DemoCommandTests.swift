@@ -11,7 +11,7 @@ struct DemoCommandTests {
     }
 
     @Test func demoPrintsTheDayInOrder() async throws {
-        let r = try await run(["demo"])
+        let r = try await run(["demo", "--full"])
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let milestones = [
             "start run 1",
@@ -31,6 +31,27 @@ struct DemoCommandTests {
             Issue.record("\"\(missing)\" missing or out of order")
         }
         #expect(r.stdout.contains("plugin counters: launched 3, completed 3, expired 1, violations 0"))
+        #expect(
+            r.stdout.hasSuffix(
+                "\nverdict: every rule held (no protocol error, no answer twice or to an unknown id; "
+                    + "violations 0; 3 tasks launched, each completed once; the plugin exited 0)\n"))
+    }
+
+    /// The brief view (the default) keeps the story and drops the wire: no request lines,
+    /// no params, every note, and the verdict last.
+    @Test func theBriefViewTellsTheStory() async throws {
+        let brief = try await run(["demo"])
+        let full = try await run(["demo", "--full"])
+        #expect(brief.status == 0, "stderr: \(brief.stderr)")
+        let lines = brief.stdout.split(separator: "\n")
+        #expect(lines.count < full.stdout.split(separator: "\n").count / 2)
+        #expect(!brief.stdout.contains("→ plugin"))
+        #expect(!brief.stdout.contains("os/requestSubmitted"))
+        #expect(brief.stdout.contains("plugin event    os/taskLaunched com.example.app.bg-refresh (refresh)"))
+        #expect(brief.stdout.contains("plugin event    plugin/safetyTimer fired"))
+        let notes = { (s: String) in s.split(separator: "\n").filter { $0.contains("  --  ") } }
+        #expect(notes(brief.stdout) == notes(full.stdout))
+        #expect(lines.last?.hasPrefix("verdict: every rule held") == true)
     }
 
     @Test func demoIsDeterministic() async throws {
@@ -70,13 +91,28 @@ struct DemoCommandTests {
         #expect(r.status == 0)
         #expect(r.stdout.contains("usage: plugin-host"))
     }
+
+    /// On a terminal (a pty from `script`) every line fits its width; elsewhere lines are never cut.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func linesFitTheTerminal() async throws {
+        let command = "COLUMNS=50 '\(Binaries.host)' demo"
+        let tty = try await runProgram("/usr/bin/script", ["-qec", command, "/dev/null"])
+        #expect(tty.status == 0, "\(tty.stdout.suffix(500))")
+        let lines = tty.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
+        #expect(lines.count > 20)
+        #expect(lines.allSatisfy { $0.count <= 50 }, "\(lines.filter { $0.count > 50 })")
+        #expect(lines.contains { $0.hasSuffix("…") })
+        let pipe = try await runHost(["demo"])
+        #expect(pipe.stdout.split(separator: "\n").contains { $0.count > 120 })
+        #expect(!pipe.stdout.contains("…"))
+    }
 }
 
 /// `plugin-host demo --os ios`: the second scripted day.
 @Suite("plugin-host demo --os ios")
 struct IOSDemoCommandTests {
     @Test func theDayHasItsFourHappenings() async throws {
-        let r = try await runHost(["demo", "--os", "ios"])
+        let r = try await runHost(["demo", "--os", "ios", "--full"])
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let milestones = [
             // 1. A refresh expired early (a budget of 2 to 5 s), the service stopped by its listener.
@@ -121,6 +157,8 @@ struct IOSDemoCommandTests {
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let parsed = try JSONParser.parse(Array(r.stdout.utf8))
         #expect(parsed["os"]?.stringValue == "ios")
+        #expect(parsed["verdict"]?["held"] == .bool(true))
+        #expect(parsed["verdict"]?["status"]?.doubleValue == 0)
         let texts = parsed["timeline"]?.arrayValue?.compactMap { $0["message"]?["method"]?.stringValue } ?? []
         #expect(texts.contains("os/appLaunched") && texts.contains("os/appTerminated"))
         let diagram = try String(contentsOfFile: path, encoding: .utf8)

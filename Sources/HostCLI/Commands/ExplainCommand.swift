@@ -10,13 +10,20 @@ enum ExplainCommand {
         Starts a fresh plugin with the emulated iOS acting on its own (--os ios, virtual
         clock, events on) and plays a session against it: JSON-RPC requests, one per line,
         as you would type them by hand, from --script FILE or standard input (interactive
-        when it is a terminal). Each reply and event is shown as it comes; `waitForCancel`
-        stays pending as in a real host. At any point a line `explain` (or `explain ID`)
-        prints, for every identifier (or ID), its status, every reason it is not running
-        now and when it could next run; at the end of the input the same is printed once
-        more, unless the session ended with `shutdown`. Lines that are blank or start
-        with `#` are skipped. Batches (JSON arrays) are not accepted: send their members
-        one line each.
+        when it is a terminal; CRLF line ends are accepted). Each reply and event is shown
+        as it comes (at most 10,000 events after a line; the rest are counted);
+        `waitForCancel` stays pending as in a real host. At any point a line
+        `explain` (or `explain ID`) prints, for every identifier (or ID), its status,
+        every reason it is not running now and when it could next run; at the end of the
+        input the same is printed once more, unless the session ended with `shutdown`.
+        Lines that are blank or start with `#` are skipped.
+        Batches (JSON arrays) are not accepted: send their members one line each.
+
+        The last line is the verdict: whether every rule held (no protocol error from the
+        plugin, no answer twice or to an unknown id, no violation in its counters, no
+        early stop, the plugin exited 0 at the end). A plugin that breaks the transport
+        (floods, gives no answer within --timeout, writes what is not a frame, ends mid-session)
+        ends the session there.
 
         Example script:
           {"jsonrpc":"2.0","id":1,"method":"startKeepalive"}
@@ -25,33 +32,50 @@ enum ExplainCommand {
           explain
 
         options:
-          --plugin PATH           plugin binary (default: background-service-plugin beside plugin-host)
-          --script FILE|-         the session's lines (default -: standard input)
-          --profile seed|strict   plugin profile (default seed)
-          --os-seed N             the emulated OS's seed (default 0)
-          --json                  print each explanation as one JSON line {"now","explanations"}, nothing else
-          --quiet                 do not show replies and events, only explanations
-          --help                  this text
+          --plugin PATH|builtin       plugin binary (default: background-service-plugin beside plugin-host)
+          --script FILE|-             the session's lines (default -: standard input)
+          --profile seed|strict       plugin profile (default seed)
+          --os-seed N                 the emulated OS's seed (default 0)
+          --timeout SECONDS           real time the plugin has to answer each request (default 10)
+          --json                      print each explanation as one JSON line {"now","explanations"}, nothing
+                                      else (the verdict goes to stderr)
+          --quiet                     do not show replies and events, only explanations and the verdict
+          --plugin-log-prefix TEXT    what the plugin's stderr lines start with (default "[plugin] ")
+          --help                      this text
 
-        Plugin arguments after -- are added to --os ios --clock virtual --events.
-        Exit status: 0, 1 when a line could not be used or the plugin failed, 64 for usage errors.
+        Plugin arguments after -- are added to --os ios --clock virtual --events. Lines are
+        fitted to the terminal's width when stdout is a terminal, never cut otherwise.
+        Exit status: 0 every rule held, 1 a rule broken or a line that could not be used,
+        2 the plugin did not start, 3 the plugin broke the transport, 64 usage errors.
         """
 
+    /// What the command line asks for.
+    struct Request {
+        var profile: Profile = .seed
+        var seed: UInt64 = 0
+        var timeout = ExplainSession.defaultAnswerTimeout
+        var pluginPath = ""
+        var json = false
+        var echo = true
+        var passthrough: [String] = []
+    }
+
     static func run(_ arguments: [String]) -> Int32 {
+        var r = Request()
         let args: Arguments
-        let profile: Profile
-        let seed: UInt64
         do throws(Arguments.UsageError) {
             args = try Arguments(
-                arguments, options: ["--plugin", "--script", "--profile", "--os-seed"],
+                arguments, options: ["--plugin", "--script", "--profile", "--os-seed", "--timeout"],
                 flags: ["--help", "--json", "--quiet"])
             if args.has("--help") {
-                print(usage)
-                return 0
+                Console.out(usage)
+                return ExitCode.ok
             }
             if let extra = args.positional.first { throw Arguments.UsageError("unexpected argument \"\(extra)\"") }
-            profile = try args.choice("--profile", default: .seed)
-            seed = try args.uint64("--os-seed") ?? 0
+            r.profile = try args.choice("--profile", default: .seed)
+            r.seed = try args.uint64("--os-seed") ?? 0
+            let seconds = try args.double("--timeout", default: 10, range: 0.1...3600)
+            r.timeout = .milliseconds(Int((seconds * 1000).rounded()))
         } catch {
             return HostCLI.usageError(error.description, usage: usage)
         }
@@ -61,105 +85,43 @@ enum ExplainCommand {
         case .failure(let error): return HostCLI.usageError(error.description, usage: usage)
         }
         defer { input.close() }
-        let json = args.has("--json")
-        let echo = !json && !args.has("--quiet")
-        let pluginPath = PluginLocator.resolve(args.value("--plugin"))
-        guard FileManager.default.isExecutableFile(atPath: pluginPath) else {
+        (r.json, r.passthrough) = (args.has("--json"), args.passthrough)
+        r.echo = !r.json && !args.has("--quiet")
+        r.pluginPath = PluginLocator.resolve(args.value("--plugin"))
+        guard PluginLocator.isAvailable(r.pluginPath) else {
             return HostCLI.pluginMissing(
-                "explain", path: pluginPath, explicit: args.value("--plugin") != nil, usage: usage)
+                "explain", path: r.pluginPath, explicit: args.value("--plugin") != nil, usage: usage)
         }
         if let checked = HostCLI.stopAfterCheckingArguments("explain") { return checked }
-        let plugin = PluginProcess.Options(
-            executable: pluginPath,
+        let plugin = PluginLocator.launcher(
+            r.pluginPath,
             arguments: [
-                "--profile", profile.rawValue, "--clock", "virtual", "--os", "ios", "--os-seed", String(seed),
+                "--profile", r.profile.rawValue, "--clock", "virtual", "--os", "ios", "--os-seed", String(r.seed),
                 "--events",
-            ] + args.passthrough)
+            ] + r.passthrough)
+        let echo = r.echo
         let session: ExplainSession
         do {
-            session = try ExplainSession(plugin: plugin, echo: { line in if echo { print(line) } })
+            session = try ExplainSession(
+                plugin: plugin, answerTimeout: r.timeout, echo: { line in if echo { HostCLI.Screen.out(line) } })
         } catch {
-            HostCLI.diagnose("explain", "\(error)")
-            return 1
+            return didNotStart(error, r)
         }
-        defer { session.close() }
         if input.isTerminal {
             HostCLI.diagnose("explain", "type JSON-RPC requests, `explain [ID]`, or end the input (Ctrl-D)")
         }
-        var failed = false
-        func report(_ only: String?) -> Bool {
-            do {
-                let result = try session.explainAll()
-                let answers = only.map { id in result.answers.filter { $0.identifier == id } } ?? result.answers
-                let shown = answers.isEmpty ? [try session.explain(only!)] : answers
-                print(
-                    json
-                        ? ExplainReport.json(now: result.now, answers: shown).description
-                        : ExplainReport.text(now: result.now, answers: shown))
-                return true
-            } catch {
-                HostCLI.diagnose("explain", "\(error)")
-                return false
-            }
-        }
-        var number = 0
-        while let raw = input.next() {
-            number += 1
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            if line == "explain" || line.hasPrefix("explain ") {
-                let id = line.dropFirst("explain".count).trimmingCharacters(in: .whitespaces)
-                if !report(id.isEmpty ? nil : id) { return 1 }
-                continue
-            }
-            if echo { print("→ \(line)") }
-            do {
-                try session.send(line: line)
-            } catch {
-                HostCLI.diagnose("explain", "line \(number): \(error)")
-                failed = true
-            }
-        }
-        // After a clean `shutdown` there is no plugin left to ask: no final report.
-        if !session.hasShutDown, !report(nil) { return 1 }
-        return failed ? 1 : 0
-    }
-}
-
-/// Lines from a file or standard input.
-struct LineSource {
-    private let handle: UnsafeMutablePointer<FILE>
-    /// Whether the lines come from a terminal (interactive).
-    let isTerminal: Bool
-    /// Whether it opened the file itself (and closes it).
-    let owned: Bool
-
-    struct OpenError: Error, CustomStringConvertible {
-        let description: String
+        return ExplainRun(session: session, request: r).play(input)
     }
 
-    static func open(_ path: String) -> Result<LineSource, OpenError> {
-        if path == "-" { return .success(LineSource(handle: fdopen(0, "r"), isTerminal: isatty(0) != 0, owned: false)) }
-        guard let file = fopen(path, "r") else {
-            return .failure(OpenError(description: "--script: cannot read \(path)"))
-        }
-        return .success(LineSource(handle: file, isTerminal: false, owned: true))
-    }
-
-    /// Closes a file it opened (standard input is left open).
-    func close() {
-        if owned { fclose(handle) }
-    }
-
-    /// The next line without its newline; nil at the end.
-    func next() -> String? {
-        var buffer: UnsafeMutablePointer<CChar>?
-        var size = 0
-        defer { free(buffer) }
-        let n = getline(&buffer, &size, handle)
-        guard n >= 0, let buffer else { return nil }
-        var line = String(cString: buffer)
-        while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
-        return line
+    /// The plugin did not begin the session: why, and the verdict (2, or 3 when it broke the transport).
+    private static func didNotStart(_ failure: ExplainSession.Failure, _ r: Request) -> Int32 {
+        var verdict = HostCLI.Verdict()
+        let error = failure.error ?? .launchFailed(failure.description)
+        verdict.add(
+            .init(error, starting: true), HostCLI.Verdict.name(of: error, starting: true),
+            "the plugin \(r.pluginPath) did not begin the session: \(failure)")
+        HostCLI.diagnose("explain", "the plugin did not begin the session: \(failure)")
+        ExplainRun.show(verdict, json: r.json)
+        return verdict.status
     }
 }

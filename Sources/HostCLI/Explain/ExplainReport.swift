@@ -5,7 +5,8 @@ import PluginHost
 /// identifier its status, each reason's `detail` (already in clock times), and when
 /// it could next run; for machines, the answers themselves.
 enum ExplainReport {
-    /// The answers for people, at virtual time `now`.
+    /// The answers for people, at virtual time `now`; each line safe for a terminal
+    /// (an identifier or a reason's detail from the plugin has its controls escaped).
     static func text(now: VirtualTime, answers: [LaunchExplanation]) -> String {
         var lines = ["at \(clock(now)):"]
         for a in answers {
@@ -13,7 +14,7 @@ enum ExplainReport {
             for r in a.reasons { lines.append("    - \(r.detail)") }
             if a.status == .pending { lines.append("    next possible: \(next(a, now: now))") }
         }
-        return lines.joined(separator: "\n")
+        return lines.map { TerminalText.oneLine($0, limit: .max) }.joined(separator: "\n")
     }
 
     /// The answers for machines: `{"now", "explanations"}`.

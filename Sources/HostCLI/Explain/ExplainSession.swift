@@ -9,15 +9,24 @@ import Synchronization
 /// next is sent, except `waitForCancel`, which stays pending as in a real host), and
 /// `os/explain` asked for every identifier whenever the user wants.
 ///
+/// Bounded whatever the plugin writes: events are shown as they come and not kept
+/// (the connection keeps none for later), the plugin's stderr is forwarded as it
+/// comes, and what breaks the protocol is counted (``HostCLI/ProtocolTally``: the
+/// first few of each kind kept). A plugin that writes more than ``PeerLimits`` allows
+/// without being asked is stopped by the connection as flooding; every wait for an
+/// answer ends after ``answerTimeout``.
+///
 /// ```swift
-/// let session = try ExplainSession(plugin: options, echo: { print($0) })
+/// let session = try ExplainSession(plugin: launcher, echo: { print($0) })
 /// try session.send(line: #"{"jsonrpc":"2.0","id":1,"method":"startKeepalive"}"#)
 /// let answers = try session.explainAll()
 /// ```
 final class ExplainSession: Sendable {
-    /// A line the session could not use, or a plugin that cannot explain.
+    /// A line the session could not use, or a plugin that cannot explain; `error` is the
+    /// plugin's side of it, when it was the plugin's (nil: the line itself).
     struct Failure: Error, CustomStringConvertible {
         let description: String
+        var error: HostError?
     }
 
     private struct State {
@@ -27,144 +36,148 @@ final class ExplainSession: Sendable {
         var writing: JSONValue?
         /// Whether the plugin answered a `shutdown`.
         var shutDown = false
-        /// Why the line being sent was not served (not an error reply: the plugin gone, a timeout).
-        var lineFailure: HostError?
+        /// What the plugin wrote that breaks the protocol.
+        var tally = HostCLI.ProtocolTally()
+        /// The plugin's counters as last read (`plugin/state`).
+        var counters: PluginStateSnapshot.Counters?
+        /// Events shown since the user's last line, and those past ``ExplainSession/eventsShownPerLine`` not shown.
+        var eventsShown = 0
+        var eventsHidden = 0
     }
 
+    /// The most events shown after one line of the user's; the rest are counted
+    /// (``takeHiddenEvents()``), so that a plugin that writes events in a loop does not
+    /// hold the session up printing them before it is stopped as flooding.
+    static let eventsShownPerLine = 10_000
+
     let connection: PluginConnection
-    private let state = Mutex(State())
-    private let answerTimeout: Duration
+    private let shared = Mutex(State())
+    /// How long each request waits for its answer (`--timeout`).
+    let answerTimeout: Duration
     /// What the plugin said about itself.
     let info: Initialize.Result
 
-    /// Starts the plugin; `echo` gets every reply to the user's lines and every event, in wire order.
+    /// ``answerTimeout`` unless one is given: 10 s.
+    static let defaultAnswerTimeout: Duration = .seconds(10)
+
+    /// Starts the plugin; `echo` gets every reply to the user's lines and every event, in
+    /// wire order, one line each and safe for a terminal. A plugin that does not answer
+    /// `initialize` is stopped before this throws: none is left behind.
     init(
-        plugin: PluginProcess.Options, answerTimeout: Duration = .seconds(10),
+        plugin: PluginLauncher, answerTimeout: Duration = defaultAnswerTimeout,
         echo: @escaping @Sendable (String) -> Void
     ) throws(Failure) {
         self.answerTimeout = answerTimeout
-        let relay = Mutex<(@Sendable (ConnectionEvent) -> Void)?>(nil)
+        // The closure sits in a struct: a closure stored as a Mutex's value itself is
+        // re-wrapped in two reabstraction thunks on every `withLock` (its inout is copied
+        // in and out through thunks), and a chain that grows with each event ends in a
+        // stack overflow under a flooding plugin.
+        let relay = Mutex(Relay())
+        let early = Mutex(HostCLI.ProtocolTally())
+        let options = PluginConnection.Options(
+            tap: { event in
+                if let forward = relay.withLock({ $0.forward }) {
+                    forward(event)
+                } else {
+                    early.withLock { ExplainSession.count(event, in: &$0) }
+                }
+            },
+            notificationBuffer: .bufferingNewest(0),
+            log: { HostCLI.diagnose("explain", $0) })
+        let connection: PluginConnection
         do {
-            connection = try PluginConnection(
-                plugin: plugin, options: .init(tap: { event in relay.withLock { $0 }?(event) }))
+            connection = try PluginConnection(launcher: plugin, options: options)
+        } catch {
+            throw Failure(description: "cannot start the plugin: \(error)", error: error)
+        }
+        self.connection = connection
+        do {
             info = try connection.callBlocking(Initialize.self, .init(events: true), timeout: answerTimeout)
         } catch {
-            throw Failure(description: "cannot start a session: \(error)")
+            connection.close(grace: .seconds(2))
+            throw Failure(description: "initialize: \(error)", error: error)
         }
-        relay.withLock { $0 = { [weak self] in self?.tapped($0, echo: echo) } }
+        shared.withLock { $0.tally = early.withLock { $0 } }
+        relay.withLock { $0.forward = { [weak self] in self?.tapped($0, echo: echo) } }
+    }
+
+    /// Where the tap sends events once the session is up.
+    private struct Relay {
+        var forward: (@Sendable (ConnectionEvent) -> Void)?
+    }
+
+    private static func count(_ event: ConnectionEvent, in tally: inout HostCLI.ProtocolTally) {
+        switch event {
+        case .sentRequest(let r): tally.sent(r.id)
+        case .receivedResponse(let r): tally.answered(r.id)
+        case .receivedOther(let batch):
+            for member in batch.arrayValue ?? [] {
+                if case .response(let r) = Message.classify(member) { tally.answered(r.id) }
+            }
+        case .protocolError(let why): tally.protocolError(why)
+        default: break
+        }
     }
 
     private func tapped(_ event: ConnectionEvent, echo: @Sendable (String) -> Void) {
+        shared.withLock { Self.count(event, in: &$0.tally) }
+        let line: String?
         switch event {
         case .sentRequest(let r):
-            state.withLock { s in if let user = s.writing { s.userIDs[r.id] = user } }
+            shared.withLock { s in if let user = s.writing { s.userIDs[r.id] = user } }
+            line = nil
         case .receivedResponse(let r):
-            guard let user = state.withLock({ $0.userIDs.removeValue(forKey: r.id) }) else { return }
+            guard let user = shared.withLock({ $0.userIDs.removeValue(forKey: r.id) }) else { return }
             switch r.outcome {
-            case .success(let v): echo("← #\(user) ok \(v)")
+            case .success(let v): line = "← #\(user) ok \(v)"
             case .failure(let e):
-                echo("← #\(user) error \(e.code.rawValue) \(e.message)\(e.data.map { " \($0)" } ?? "")")
+                line = "← #\(user) error \(e.code.rawValue) \(e.message)\(e.data.map { " \($0)" } ?? "")"
             }
         case .receivedNotification(let n):
-            echo("← event \(n.method) \(n.params?.description ?? "")")
+            let show = shared.withLock { s in
+                guard s.eventsShown < Self.eventsShownPerLine else {
+                    s.eventsHidden += 1
+                    return false
+                }
+                s.eventsShown += 1
+                return true
+            }
+            line = show ? "← event \(n.method) \(n.params?.description ?? "")" : nil
         default:
-            break
+            line = nil
         }
+        if let line { echo(TerminalText.oneLine(line, limit: .max)) }
     }
 
-    /// Forwards one request or notification as the user wrote it (the plugin sees the
-    /// session's own id; replies are shown with the user's). Waits for the answer,
-    /// except for `waitForCancel`, whose answer is shown when it comes.
-    func send(line: String) throws(Failure) {
-        let message: JSONValue
-        do {
-            message = try JSONParser.parse(Array(line.utf8))
-        } catch {
-            throw Failure(description: "not JSON: \(error)")
-        }
-        guard case .object = message, let method = message["method"]?.stringValue else {
-            throw Failure(description: "not a JSON-RPC request (an object with a \"method\" string)")
-        }
-        let params = message["params"]
-        guard let userID = message["id"] else {
-            do {
-                try connection.notify(method: method, params: params)
-            } catch {
-                throw Failure(description: "\(method): \(error)")
-            }
-            return
-        }
-        let done = DispatchSemaphore(value: 0)
-        state.withLock {
-            $0.writing = userID
-            $0.lineFailure = nil
-        }
-        connection.start(method: method, params: params, timeout: nil) { [self] result in
-            switch result {
-            case .success:
-                if method == Shutdown.name { state.withLock { $0.shutDown = true } }
-            case .failure(let error) where error.code != .rpcError:
-                if method != WaitForCancel.name { state.withLock { $0.lineFailure = error } }
-            case .failure:
-                break
-            }
-            done.signal()
-        }
-        state.withLock { $0.writing = nil }
-        if method == WaitForCancel.name { return }
-        if done.wait(timeout: .now() + .seconds(Int(answerTimeout.components.seconds))) == .timedOut {
-            throw Failure(description: "\(method): no answer within \(answerTimeout.components.seconds) s")
-        }
-        // An error reply is the plugin's answer, shown to the user; anything else (the
-        // plugin gone, a protocol error) means the line was not served.
-        if let error = state.withLock({ $0.lineFailure }) { throw Failure(description: "\(method): \(error)") }
-    }
+    /// What the plugin wrote that broke the protocol so far.
+    var tally: HostCLI.ProtocolTally { shared.withLock { $0.tally } }
+
+    /// The plugin's counters as last read, if they were.
+    var counters: PluginStateSnapshot.Counters? { shared.withLock { $0.counters } }
 
     /// Whether a `shutdown` request was answered: the plugin has ended cleanly, and
     /// there is nothing left to explain.
-    var hasShutDown: Bool { state.withLock { $0.shutDown } }
+    var hasShutDown: Bool { shared.withLock { $0.shutDown } }
 
-    /// The identifiers to explain: the plugin's two, then any other registered or pending, in that order.
-    func identifiers() throws(Failure) -> [String] {
-        let snapshot: PluginStateSnapshot
-        do {
-            snapshot = try connection.callBlocking(PluginStateMethod.self, EmptyParams(), timeout: answerTimeout)
-        } catch {
-            throw Failure(description: "plugin/state: \(error)")
-        }
-        var ids = [info.refreshIdentifier, info.processingIdentifier]
-        for id in snapshot.registered.map(\.identifier) + snapshot.pendingRequests.map(\.identifier)
-        where !ids.contains(id) {
-            ids.append(id)
-        }
-        return ids
-    }
+    /// The user's id for the request being written now (nil once written).
+    func setWriting(_ id: JSONValue?) { shared.withLock { $0.writing = id } }
 
-    /// `os/explain` for one identifier.
-    func explain(_ identifier: String) throws(Failure) -> LaunchExplanation {
-        guard info.os == .ios else {
-            throw Failure(description: "the plugin is not under --os ios (the default here), so it has no os/explain")
-        }
-        do {
-            return try connection.callBlocking(OSExplain.self, .init(identifier: identifier), timeout: answerTimeout)
-        } catch {
-            throw Failure(description: "os/explain: \(error)")
+    /// A new line of the user's: a new count of the events shown.
+    func startLine() { shared.withLock { $0.eventsShown = 0 } }
+
+    /// Events not shown since the last call (past ``eventsShownPerLine`` after a line).
+    func takeHiddenEvents() -> Int {
+        shared.withLock { s in
+            defer { s.eventsHidden = 0 }
+            return s.eventsHidden
         }
     }
 
-    /// The plugin's clock and `os/explain` for every identifier.
-    func explainAll() throws(Failure) -> (now: VirtualTime, answers: [LaunchExplanation]) {
-        let ids = try identifiers()
-        var answers: [LaunchExplanation] = []
-        for id in ids { answers.append(try explain(id)) }
-        let now: VirtualTime
-        do {
-            now = try connection.callBlocking(PluginStateMethod.self, EmptyParams(), timeout: answerTimeout).now
-        } catch {
-            throw Failure(description: "plugin/state: \(error)")
-        }
-        return (now, answers)
-    }
+    /// The plugin answered a `shutdown`.
+    func markShutDown() { shared.withLock { $0.shutDown = true } }
+
+    /// Keeps the counters last read.
+    func keep(_ counters: PluginStateSnapshot.Counters) { shared.withLock { $0.counters = counters } }
 
     /// Ends the session: the plugin is shut down and reaped.
     @discardableResult

@@ -52,7 +52,7 @@ extension SystemSimulation {
             condition.lock()
             condition.broadcast()
             condition.unlock()
-            if case .protocolError(let why) = event { append(.note("protocol error: \(why)")) }
+            if case .protocolError(let why) = event { append(.protocolError(why)) }
         case .receivedOther(let batch):
             // A batch's reply (--dispatch tauri): each response in it, in order.
             let responses = (batch.arrayValue ?? []).compactMap { member -> Response? in

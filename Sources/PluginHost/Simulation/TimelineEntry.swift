@@ -26,6 +26,10 @@ public struct TimelineEntry: Sendable {
         case note(String)
         /// A line the plugin wrote to stderr.
         case stderr(String)
+        /// Something the plugin wrote that breaks the protocol, in the connection's words
+        /// (``ConnectionEvent/protocolError(_:)``): a frame that is not JSON-RPC, an answer
+        /// nobody waits for, more output than the host holds.
+        case protocolError(String)
     }
 
     /// Virtual time when it happened.

@@ -19,20 +19,31 @@ public enum TimelineRenderer {
 
     /// One line per visible entry: time, who, what.
     public static func text(_ entries: [TimelineEntry]) -> String {
-        var lines: [String] = []
-        for e in entries where e.isVisible {
-            let (who, what) = describe(e.kind)
-            let padded = who + String(repeating: " ", count: max(1, 16 - who.count))
-            lines.append("  \(clock(e.time))  \(padded)\(what)")
-        }
-        return lines.joined(separator: "\n")
+        entries.compactMap(line).joined(separator: "\n")
     }
 
-    /// Who and what, in words.
+    /// A visible entry as one line, `  HH:MM:SS.mmm  WHO             WHAT`; nil for a
+    /// hidden one. Never cut, and safe for a terminal: whatever came from the plugin (a
+    /// method name, an error message, a string in its params) has its control characters
+    /// and bidi overrides escaped (``TerminalText``).
+    public static func line(_ entry: TimelineEntry) -> String? {
+        guard entry.isVisible else { return nil }
+        let (who, what) = describe(entry.kind)
+        let padded = who + String(repeating: " ", count: max(1, 16 - who.count))
+        return "  \(clock(entry.time))  \(padded)\(what)"
+    }
+
+    /// Who and what, in words, on one line and safe for a terminal (``TerminalText``).
     package static func describe(_ kind: TimelineEntry.Kind) -> (String, String) {
+        let (who, what) = words(kind)
+        return (who, TerminalText.oneLine(what, limit: .max))
+    }
+
+    private static func words(_ kind: TimelineEntry.Kind) -> (String, String) {
         switch kind {
         case .note(let text): return ("--", text)
         case .stderr(let line): return ("plugin stderr", line)
+        case .protocolError(let why): return ("protocol error", why)
         case .request(let r, let origin):
             let params = r.params.map { " " + $0.description } ?? ""
             return ("\(origin == .os ? "os" : origin.rawValue) → plugin", "#\(r.id) \(r.method)\(params)")
@@ -89,6 +100,9 @@ public enum TimelineRenderer {
                 case .stderr(let t):
                     o["kind"] = "stderr"
                     o["text"] = .string(t)
+                case .protocolError(let t):
+                    o["kind"] = "protocolError"
+                    o["text"] = .string(t)
                 case .request(let r, let origin):
                     o["kind"] = "request"
                     o["from"] = .string(origin.rawValue)
@@ -119,6 +133,7 @@ public enum TimelineRenderer {
             switch e.kind {
             case .note(let text): out.append("    Note over App,OS: \(t) \(clean(text))")
             case .stderr: continue
+            case .protocolError(let why): out.append("    Note over Plugin: \(t) protocol error: \(clean(why))")
             case .request(let r, let origin):
                 out.append("    \(origin == .os ? "OS" : "Rust")->>Plugin: \(t) \(clean(r.method))")
             case .response(let r, let origin):
@@ -138,7 +153,9 @@ public enum TimelineRenderer {
         return out.joined(separator: "\n") + "\n"
     }
 
+    /// Text for a diagram line: on one line, control characters and bidi overrides
+    /// escaped (the file may be shown on a terminal), Mermaid's own punctuation blanked.
     private static func clean(_ s: String) -> String {
-        String(s.map { ";#{}<>".contains($0) ? " " : $0 })
+        String(TerminalText.oneLine(s, limit: 1024).map { ";#{}<>".contains($0) ? " " : $0 })
     }
 }
