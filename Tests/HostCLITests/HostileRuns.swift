@@ -20,9 +20,10 @@ enum HostileRuns {
     }
 
     /// `--timeout` for a mode: 1 s where the plugin never answers (so that the test ends
-    /// quickly), the default elsewhere (a flood is stopped by its bound, not by the clock).
+    /// quickly), 120 s elsewhere (a hang-catcher: a flood is stopped by its bound, not by the
+    /// clock, however loaded the machine).
     static func timeout(_ mode: String) -> String {
-        ["silent", "unknown-ids", "fork-holds-stdout"].contains(mode) ? "1" : "10"
+        ["silent", "unknown-ids", "fork-holds-stdout"].contains(mode) ? "1" : "120"
     }
 
     /// `--plugin PATH` for the hostile plugin.

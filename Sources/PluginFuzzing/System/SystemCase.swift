@@ -182,9 +182,7 @@ public struct SystemCase: Sendable {
     /// for, a request from the plugin, flooding): the plugin broke the transport.
     static func protocolError(in entries: ArraySlice<TimelineEntry>) -> String? {
         for e in entries {
-            if case .note(let text) = e.kind, text.hasPrefix("protocol error: ") {
-                return String(text.dropFirst("protocol error: ".count))
-            }
+            if case .protocolError(let why) = e.kind { return why }
         }
         return nil
     }
