@@ -174,4 +174,33 @@ struct HostileConformanceTests {
         #expect(outcomes.map(\.status) == [.failed, .passed])
         #expect(outcomes[0].failure?.actual.first == #"{"jsonrpc":"2.0","method":"x/hello","params":{}}"#)
     }
+
+    /// SIGTERM in the middle of a run ends the host (as the signal does) and its
+    /// plugins; the host used to kill the plugins and go on with the next checks.
+    @Test func aSignalEndsTheRun() async throws {
+        let status = try await onThread { () -> (Process.TerminationReason, Int32, String) in
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Binaries.host)
+            p.arguments = ["conformance", "--plugin", Binaries.hostilePlugin, "--jobs", "2"]
+            p.environment = ProcessInfo.processInfo.environment.merging(
+                ["HOSTILE_MODE": "slow-start", "HOSTILE_SECONDS": "1"]) { $1 }
+            let err = Pipe()
+            p.standardError = err
+            p.standardOutput = FileHandle.nullDevice
+            try p.run()
+            // The first progress line comes once the first request is answered: checks are running.
+            var seen = Data()
+            while !seen.contains(0x0A) {
+                let more = err.fileHandleForReading.availableData
+                if more.isEmpty { break }
+                seen += more
+            }
+            p.terminate()
+            p.waitUntilExit()
+            return (p.terminationReason, p.terminationStatus, String(decoding: seen, as: UTF8.self))
+        }
+        #expect(
+            status.0 == .uncaughtSignal, "ended by \(status.0 == .exit ? "exit" : "signal") \(status.1): \(status.2)")
+        #expect(status.1 == SIGTERM)
+    }
 }
