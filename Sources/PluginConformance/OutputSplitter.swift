@@ -47,14 +47,31 @@ struct OutputSplitter {
         self.maxFrameBytes = maxFrameBytes
     }
 
+    /// ndjson: the length of a line that cannot end within ``maxFrameBytes``, once seen
+    /// (its bytes are not kept).
+    private var overflow: Int?
+
     /// Adds bytes read from stdout.
     mutating func append(_ bytes: [UInt8]) {
+        if framing == .ndjson, scanned >= buffer.count, buffer.count - offset + bytes.count > maxFrameBytes,
+            !bytes.contains(0x0A)
+        {
+            // The line pending holds no newline and cannot end within the bound: it is
+            // refused from what is held already, not grown to its full length.
+            overflow = buffer.count - offset + bytes.count
+            return
+        }
         // Dropping what was taken costs what is left: done once half the buffer is
         // taken, so that each byte is moved a bounded number of times.
         if offset > 65_536, offset >= buffer.count / 2 {
             buffer.removeFirst(offset)
             scanned -= offset
             offset = 0
+        }
+        if buffer.count + bytes.count > buffer.capacity, buffer.count + bytes.count > 1 << 20 {
+            // A long frame: room for the longest at once, rather than doubling past it
+            // (a copy of 16 MiB into 32). Pages not written to cost no memory.
+            buffer.reserveCapacity(max(maxFrameBytes, buffer.count) + bytes.count + (1 << 20))
         }
         buffer += bytes
     }
@@ -72,6 +89,7 @@ struct OutputSplitter {
     }
 
     private mutating func nextLine() throws(Malformed) -> Frame? {
+        if let overflow { throw oversize("a line of \(OutputMeter.size(overflow)) and no end yet") }
         let from = max(offset, scanned)
         let nl = buffer[from...].firstIndex(of: 0x0A)
         bytesSearched += (nl.map { $0 + 1 } ?? buffer.count) - from

@@ -88,7 +88,7 @@ final class PluginPipe: Sendable {
         (try? transport.send(bytes)) != nil
     }
 
-    /// Writes bytes to stdin, but kills the plugin if a large write is still blocked
+    /// Writes bytes to stdin, but kills the plugin if the write is still blocked
     /// at `deadline` (a plugin that stops reading must not hang the suite). False when
     /// the write failed or the plugin was killed for it.
     ///
@@ -105,7 +105,6 @@ final class PluginPipe: Sendable {
             return { item.cancel() }
         }
     ) -> Bool {
-        guard bytes.count > 16_384 else { return write(bytes) }
         let race = WriteRace()
         let cancel = arm(deadline) { [self] in
             guard race.settle(.killed) else { return }

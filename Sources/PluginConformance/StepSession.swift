@@ -71,11 +71,10 @@ struct StepSession {
     /// Writes the step's inputs and collects its replies.
     mutating func play(_ step: ConformanceStep, barrierNumber: Int) -> Result {
         var writeFailed = false
-        let writeDeadline = deadline
         for input in step.inputs {
             noteRequests(input)
             unprompted.reset()
-            if !pipe.write(input.bytes(framing: check.inputFraming), deadline: writeDeadline) { writeFailed = true }
+            if !pipe.write(input.bytes(framing: check.inputFraming), deadline: deadline) { writeFailed = true }
         }
         var result = Result()
         switch step.ending {
@@ -86,7 +85,9 @@ struct StepSession {
             let barrier = #"{"jsonrpc":"2.0","id":"\#(id)","method":"\#(CheckRunner.barrierMethod)"}"#
             validator.noteSent(["jsonrpc": "2.0", "id": .string(id), "method": .string(CheckRunner.barrierMethod)])
             unprompted.reset()
-            if !pipe.write(FrameEncoder.frame(Array(barrier.utf8), framing: check.inputFraming)) { writeFailed = true }
+            if !pipe.write(FrameEncoder.frame(Array(barrier.utf8), framing: check.inputFraming), deadline: deadline) {
+                writeFailed = true
+            }
             collect(into: &result, awaiting: .barrier(id: id, step: barrierNumber))
         case .exit(let closeStdin):
             if closeStdin { pipe.closeStdin() }
