@@ -31,7 +31,15 @@ private final class SignalSources: @unchecked Sendable {
             source.setEventHandler {
                 PluginProcess.killAllStarted()
                 signal(sig, SIG_DFL)
-                kill(getpid(), sig)  // not raise(): this thread blocks the signal (libdispatch)
+                // Unblocked first: a dispatch worker (this thread) blocks signals, and so
+                // may every thread of a host started with them blocked; raise() then left
+                // the signal pending and the host ran on. Exit as a shell would say if not.
+                var set = sigset_t()
+                sigemptyset(&set)
+                sigaddset(&set, sig)
+                pthread_sigmask(SIG_UNBLOCK, &set, nil)
+                raise(sig)
+                _exit(128 + sig)
             }
             source.resume()
             installed.append(source)

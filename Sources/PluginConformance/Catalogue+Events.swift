@@ -7,10 +7,12 @@ extension ConformanceCatalogue {
         ConformanceCheck(
             "events.only-after-initialize", section: 6,
             rule:
-                "Events are sent only after initialize with capabilities.events: true (or with --events): none before."
+                "Events are sent only after initialize with capabilities.events: true (or with --events): none before, "
+                + "not even notifications of methods the contract does not name."
         ) { p in
             [
-                .send(startKeepalive(1), launch(2, .refresh), expect: [result(1), launchResult(2, .refresh, at: "0")]),
+                .send(startKeepalive(1), launch(2, .refresh), expect: [result(1), launchResult(2, .refresh, at: "0")])
+                    .judgingEveryNotification,
                 .send(initialize(3, events: true), expect: [initializeResult(3, p)]),
                 .send(
                     request(4, "stopKeepalive"),

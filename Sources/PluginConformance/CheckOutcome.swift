@@ -16,6 +16,20 @@ package struct CheckOutcome: Sendable {
         case stale
     }
 
+    /// How a plugin broke the transport in a check (so that the check could not judge
+    /// the rule): beyond a rule of the contract, it is what `plugin-host` reports with
+    /// exit status 3.
+    package enum Breach: String, Sendable, Hashable, CaseIterable {
+        /// It wrote more than the suite holds (``PeerLimits``), or a frame past its size.
+        case flooding
+        /// It wrote nothing that was awaited before the check's time limit.
+        case timedOut = "timed out"
+        /// It stopped reading its stdin.
+        case stoppedReading = "stopped reading"
+        /// Its output ended, or it exited, in the middle of the check.
+        case ended = "ended early"
+    }
+
     /// The failing step: what was sent and what came back.
     struct Failure: Sendable {
         /// 1-based step number (0: the whole script) and how many steps the script has.
@@ -35,7 +49,7 @@ package struct CheckOutcome: Sendable {
         /// What else went wrong (a hang, an early exit, the exit status), if anything.
         let note: String?
         /// The last lines the plugin wrote to stderr.
-        let stderrTail: String
+        var stderrTail: String
     }
 
     /// The check's name.
@@ -58,6 +72,8 @@ package struct CheckOutcome: Sendable {
     let seconds: Double
     /// How many frames were validated against the OpenRPC document.
     package var framesValidated = 0
+    /// How the plugin broke the transport, when that is why the check failed.
+    package var breach: Breach?
 
     /// The readable report of a failure: check, reason, sent messages, expected,
     /// actual and their diff.

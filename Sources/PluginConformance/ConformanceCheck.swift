@@ -136,6 +136,17 @@ struct ConformanceStep: Sendable, CustomStringConvertible {
     /// Whether other frames may come before, between and after the expected ones (a
     /// race, where the contract fixes what must happen but not everything that may).
     var amongOthers = false
+    /// Whether notifications of methods the contract does not name count too (they are
+    /// set aside otherwise): a step where no notification of any method may come.
+    var judgesEveryNotification = false
+
+    /// The step, judging every notification: none of any method may come but those
+    /// expected (before `initialize`, a plugin sends no notification at all).
+    var judgingEveryNotification: ConformanceStep {
+        var step = self
+        step.judgesEveryNotification = true
+        return step
+    }
 
     /// Sends JSON texts, then the barrier; expects `expect`.
     static func send(_ json: String..., expect: [Pattern]) -> ConformanceStep {
@@ -176,6 +187,9 @@ struct ConformanceStep: Sendable, CustomStringConvertible {
             lines.append(close ? "→ (end of input: stdin closed)" : "  (no barrier: the plugin must exit)")
         }
         if amongOthers { lines.append("← (any replies, including these in this order:)") }
+        if judgesEveryNotification {
+            lines.append("← (nothing else: a notification of any method, named by the contract or not, fails)")
+        }
         lines += expect.map { "← " + ConformanceText.shorten($0.description, limit: 2000) }
         if case .barrier = ending, expect.isEmpty, !amongOthers { lines.append("← (nothing)") }
         if case .exit = ending { lines.append("← (end of output, exit status 0)") }

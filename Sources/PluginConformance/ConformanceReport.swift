@@ -6,7 +6,7 @@ import HostProtocol
 package enum ConformanceReport {
     /// The text report: a table (check, profile, result), the failures with what
     /// was sent and a diff, then the summary (`N passed, M failed, K skipped, X xfail`).
-    package static func text(_ outcomes: [CheckOutcome], plugin: String) -> String {
+    package static func text(_ outcomes: [CheckOutcome], plugin: String, stopped: Stop? = nil) -> String {
         let needs = Dictionary(ConformanceCatalogue.all.map { ($0.name, $0.requires) }, uniquingKeysWith: { a, _ in a })
         let nameWidth = max(5, outcomes.map(\.name.count).max() ?? 0)
         var lines = ["plugin-host conformance: \(plugin)", ""]
@@ -36,8 +36,28 @@ package enum ConformanceReport {
             }
         }
         lines.append("")
-        lines.append(ConformanceSummary(outcomes).line)
+        let summary = ConformanceSummary(outcomes)
+        if let breach = summary.breachLine { lines.append(breach) }
+        if let stopped { lines.append(stopped.line) }
+        lines.append(summary.line)
         return lines.joined(separator: "\n")
+    }
+
+    /// A run stopped before its end (`--fail-fast`): why, and how many pairs were not run.
+    package struct Stop: Sendable {
+        /// Why it stopped.
+        package let reason: String
+        /// How many pairs were not run.
+        package let notRun: Int
+
+        /// Creates a stop.
+        package init(reason: String, notRun: Int) {
+            self.reason = reason
+            self.notRun = notRun
+        }
+
+        /// `stopped early (…): 120 check(s) not run`.
+        package var line: String { "stopped early (\(reason)): \(notRun) check(s) not run" }
     }
 
     /// The word for a status in the text table.
@@ -52,17 +72,21 @@ package enum ConformanceReport {
     }
 
     /// The JSON report:
-    /// `{plugin, summary: {total, passed, failed, skipped, xfail, stale, framesValidated}, checks: [...]}`;
-    /// each check's `result` is `pass`, `fail`, `skip`, `xfail` or `stale`.
-    package static func json(_ outcomes: [CheckOutcome], plugin: String) -> String {
+    /// `{plugin, summary: {total, passed, failed, skipped, xfail, stale, framesValidated, breaches}, checks: [...]}`
+    /// (and `notRun`, `stoppedBecause` in the summary of a run stopped early); each
+    /// check's `result` is `pass`, `fail`, `skip`, `xfail` or `stale`, with its `reason`
+    /// when not `pass`, and its `breach` (`flooding`, `timed out`, `stopped reading`,
+    /// `ended early`) when the plugin broke the transport.
+    package static func json(_ outcomes: [CheckOutcome], plugin: String, stopped: Stop? = nil) -> JSONValue {
         let summary = ConformanceSummary(outcomes)
         let checks: [JSONValue] = outcomes.map { o in
             var entry: [String: JSONValue] = [
                 "name": .string(o.name), "profile": .string(o.profile.rawValue), "section": .number(o.section),
                 "rule": .string(o.rule), "result": .string(resultWord(o.status)),
-                "seconds": .number((o.seconds * 1000).rounded() / 1000),
+                "seconds": .number((o.seconds * 1000).rounded() / 1000), "framesValidated": .number(o.framesValidated),
             ]
             if let reason = o.reason { entry["reason"] = .string(reason) }
+            if let breach = o.breach { entry["breach"] = .string(breach.rawValue) }
             if let requires = ConformanceCatalogue.named(o.name)?.requires, !requires.isEmpty {
                 entry["requires"] = .array(requires.map { .string($0) })
             }
@@ -83,16 +107,17 @@ package enum ConformanceReport {
             }
             return .object(entry)
         }
-        let report: JSONValue = [
-            "plugin": .string(plugin),
-            "summary": [
-                "total": .number(summary.total), "passed": .number(summary.passed), "failed": .number(summary.failed),
-                "skipped": .number(summary.skipped), "xfail": .number(summary.xfail), "stale": .number(summary.stale),
-                "framesValidated": .number(summary.framesValidated),
-            ],
-            "checks": .array(checks),
+        var totals: [String: JSONValue] = [
+            "total": .number(summary.total), "passed": .number(summary.passed), "failed": .number(summary.failed),
+            "skipped": .number(summary.skipped), "xfail": .number(summary.xfail), "stale": .number(summary.stale),
+            "framesValidated": .number(summary.framesValidated),
+            "breaches": .object(Dictionary(uniqueKeysWithValues: summary.breaches.map { ($0.rawValue, .number($1)) })),
         ]
-        return report.description
+        if let stopped {
+            totals["notRun"] = .number(stopped.notRun)
+            totals["stoppedBecause"] = .string(stopped.reason)
+        }
+        return ["plugin": .string(plugin), "summary": .object(totals), "checks": .array(checks)]
     }
 
     /// The `result` of a check in the JSON report.

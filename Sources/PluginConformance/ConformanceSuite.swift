@@ -25,9 +25,32 @@ package struct ConformanceSuite: Sendable {
     package func run(
         _ runs: [(ConformanceCheck, Profile)], progress: (@Sendable (Int, Int, CheckOutcome) -> Void)? = nil
     ) -> [CheckOutcome] {
+        run(runs, progress: progress, stopWhen: nil).outcomes
+    }
+
+    /// What a run did: the outcomes of the pairs run, in list order, and why it
+    /// stopped early, if it did.
+    package struct Run: Sendable {
+        /// The outcomes, in list order (the pairs not run are missing).
+        package let outcomes: [CheckOutcome]
+        /// Why the run stopped before the end (from `stopWhen`), or nil.
+        package let stoppedBecause: String?
+        /// How many pairs were not run.
+        package let notRun: Int
+    }
+
+    /// Runs the pairs until `stopWhen` gives a reason to stop (it sees each outcome as
+    /// it comes, serially): then no further pair starts, and those running finish.
+    /// `progress` is called after each pair finishes (serially), with how many have
+    /// finished and the total.
+    package func run(
+        _ runs: [(ConformanceCheck, Profile)], progress: (@Sendable (Int, Int, CheckOutcome) -> Void)? = nil,
+        stopWhen: (@Sendable (CheckOutcome) -> String?)?
+    ) -> Run {
         struct Shared {
             var next = 0
             var finished = 0
+            var stoppedBecause: String?
             var outcomes: [CheckOutcome?]
         }
         let shared = Mutex(Shared(outcomes: Array(repeating: nil, count: runs.count)))
@@ -39,7 +62,7 @@ package struct ConformanceSuite: Sendable {
             let thread = Thread {
                 while true {
                     let index: Int? = shared.withLock { s in
-                        guard s.next < work.count else { return nil }
+                        guard s.next < work.count, s.stoppedBecause == nil else { return nil }
                         defer { s.next += 1 }
                         return s.next
                     }
@@ -49,6 +72,7 @@ package struct ConformanceSuite: Sendable {
                         s.outcomes[index] = outcome
                         s.finished += 1
                         progress?(s.finished, work.count, outcome)
+                        if s.stoppedBecause == nil { s.stoppedBecause = stopWhen?(outcome) }
                     }
                 }
                 done.signal()
@@ -57,7 +81,10 @@ package struct ConformanceSuite: Sendable {
             thread.start()
         }
         for _ in 0..<workers { done.wait() }
-        return shared.withLock { $0.outcomes.compactMap { $0 } }
+        return shared.withLock { s in
+            let outcomes = s.outcomes.compactMap { $0 }
+            return Run(outcomes: outcomes, stoppedBecause: s.stoppedBecause, notRun: runs.count - outcomes.count)
+        }
     }
 
     private struct RunItem: Sendable {
@@ -82,6 +109,9 @@ package struct ConformanceSummary: Sendable, Equatable {
     package let stale: Int
     /// Frames validated against the OpenRPC document, over all checks.
     package let framesValidated: Int
+    /// How many failed because the plugin broke the transport, by how (counted in
+    /// ``failed`` too).
+    package let breaches: [CheckOutcome.Breach: Int]
 
     /// Counts the outcomes.
     package init(_ outcomes: [CheckOutcome]) {
@@ -92,6 +122,17 @@ package struct ConformanceSummary: Sendable, Equatable {
         skipped = outcomes.count { $0.status == .skipped }
         xfail = outcomes.count { $0.status == .xfail }
         framesValidated = outcomes.reduce(0) { $0 + $1.framesValidated }
+        var breaches: [CheckOutcome.Breach: Int] = [:]
+        for o in outcomes where o.status == .failed { if let b = o.breach { breaches[b, default: 0] += 1 } }
+        self.breaches = breaches
+    }
+
+    /// `the plugin broke the transport in 3 check(s): 2 flooding, 1 timed out`, or nil.
+    package var breachLine: String? {
+        let total = breaches.values.reduce(0, +)
+        guard total > 0 else { return nil }
+        let kinds = CheckOutcome.Breach.allCases.compactMap { b in breaches[b].map { "\($0) \(b.rawValue)" } }
+        return "the plugin broke the transport in \(total) failing check(s): \(kinds.joined(separator: ", "))"
     }
 
     /// `N passed, M failed, K skipped, X xfail` (and `, S stale` when there are stale entries).

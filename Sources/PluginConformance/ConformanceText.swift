@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Text helpers for the conformance reports: escaping raw bytes, shortening long
 /// frames, and a line diff of expected and actual replies.
 enum ConformanceText {
@@ -10,11 +12,12 @@ enum ConformanceText {
     static func escape(_ bytes: some Collection<UInt8>, limit: Int = displayLimit) -> String {
         var out = ""
         var count = 0
-        let decoded = Array(bytes)
+        // At most 4 bytes a character are shown: a long input is not copied whole.
+        let decoded = Array(bytes.prefix(limit * 4 + 4))
         var i = 0
         while i < decoded.count {
             if count >= limit {
-                out += "… (\(decoded.count) bytes)"
+                out += "… (\(bytes.count) bytes)"
                 break
             }
             let b = decoded[i]
@@ -106,9 +109,23 @@ enum ConformanceText {
         return out
     }
 
+    /// The most cells (`n × m`) the longest-common-subsequence table may have; longer
+    /// lists are paired by their common start and end only (linear).
+    static let alignmentCells = 250_000
+
     /// The longest in-order pairing of expected and actual items under `same`, as
-    /// (expected, actual) index pairs.
+    /// (expected, actual) index pairs; for lists past ``alignmentCells``, their common
+    /// start and common end.
     static func alignment(_ n: Int, _ m: Int, same: (Int, Int) -> Bool) -> [(Int, Int)] {
+        guard n.multipliedReportingOverflow(by: m).partialValue <= alignmentCells, n < alignmentCells,
+            m < alignmentCells
+        else {
+            var head = 0
+            while head < min(n, m), same(head, head) { head += 1 }
+            var tail = 0
+            while tail < min(n, m) - head, same(n - 1 - tail, m - 1 - tail) { tail += 1 }
+            return (0..<head).map { ($0, $0) } + (0..<tail).reversed().map { (n - 1 - $0, m - 1 - $0) }
+        }
         var lcs = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
         for i in stride(from: n - 1, through: 0, by: -1) {
             for j in stride(from: m - 1, through: 0, by: -1) {
@@ -130,6 +147,30 @@ enum ConformanceText {
             }
         }
         return pairs
+    }
+
+    /// A time limit in words: `10 s`, `0.5 s`.
+    static func seconds(_ interval: DispatchTimeInterval) -> String {
+        let nanoseconds: Int
+        switch interval {
+        case .seconds(let n): nanoseconds = n * 1_000_000_000
+        case .milliseconds(let n): nanoseconds = n * 1_000_000
+        case .microseconds(let n): nanoseconds = n * 1_000
+        case .nanoseconds(let n): nanoseconds = n
+        default: return "no limit"
+        }
+        return seconds(Double(nanoseconds) / 1e9)
+    }
+
+    /// Seconds in words, with a tenth where it counts: `10 s`, `9.8 s`.
+    static func seconds(_ s: Double) -> String {
+        let tenths = Int((s * 10).rounded())
+        return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
+    }
+
+    /// The time since `start`, in words.
+    static func seconds(since start: DispatchTime) -> String {
+        seconds(Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
     }
 
     /// A one-line summary of how two reply lists differ (1-based positions): the first

@@ -20,16 +20,26 @@ enum YAMLList {
         var lastIsMap = false
         var itemIndent: Int?
         var sawHeader = false
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Set by `expected-failures: []`: the list is empty, and nothing may follow.
+        var emptyListLine: Int?
+        for (index, rawLine) in lines(of: text).enumerated() {
             let number = index + 1
             let line = withoutComment(String(rawLine))
-            guard !line.allSatisfy({ $0 == " " || $0 == "\r" }) else { continue }
+            guard !line.allSatisfy({ $0 == " " }) else { continue }
+            if let empty = emptyListLine {
+                throw ParseError(
+                    line: number,
+                    message: "line \(empty) says the list is empty (\"expected-failures: []\"), but more follows")
+            }
             guard !line.contains("\t") else { throw ParseError(line: number, message: "tabs are not YAML indentation") }
             let indent = line.prefix { $0 == " " }.count
             let content = String(line.dropFirst(indent)).trimmingTrailingSpaces
             if items.isEmpty, itemIndent == nil, !sawHeader, indent == 0, content.hasPrefix("expected-failures:") {
                 let rest = content.dropFirst("expected-failures:".count).trimmingLeadingSpaces
-                if rest == "[]" { return [] }
+                if rest == "[]" {
+                    emptyListLine = number
+                    continue
+                }
                 guard rest.isEmpty else {
                     throw ParseError(line: number, message: "expected the list on the next lines")
                 }
@@ -64,6 +74,13 @@ enum YAMLList {
             items[items.count - 1] = Item(line: last.line, fields: fields)
         }
         return items
+    }
+
+    /// The lines of `text`, ended by `\n`, `\r\n` or `\r` (a file written on Windows
+    /// reads as one written elsewhere), a leading byte-order mark dropped.
+    static func lines(of text: String) -> [Substring] {
+        let body = text.first == "\u{FEFF}" ? text.dropFirst() : Substring(text)
+        return body.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
     }
 
     /// `key: value` (a key of letters, digits, `-` and `_`), or nil when the text is not a pair.
@@ -166,7 +183,7 @@ enum YAMLList {
 extension String {
     fileprivate var trimmingTrailingSpaces: String {
         var s = Substring(self)
-        while let last = s.last, last == " " || last == "\r" { s = s.dropLast() }
+        while let last = s.last, last == " " { s = s.dropLast() }
         return String(s)
     }
 }

@@ -31,6 +31,12 @@ package struct ExpectedFailures: Sendable, Equatable {
             self.reason = reason
         }
 
+        /// Whether two entries cover a run in common: the same check, and the same
+        /// profile or one of them for every profile.
+        func overlaps(_ other: Entry) -> Bool {
+            check == other.check && (profile == nil || other.profile == nil || profile == other.profile)
+        }
+
         /// Whether the entry covers this outcome.
         func covers(_ outcome: CheckOutcome) -> Bool {
             check == outcome.name && (profile == nil || profile == outcome.profile)
@@ -55,20 +61,31 @@ package struct ExpectedFailures: Sendable, Equatable {
         self.entries = entries
     }
 
-    /// Reads a baseline (JSON when the text starts with `[` or `{`, else YAML); every
-    /// entry must name a check of `known`.
+    /// Reads a baseline (JSON when the text starts with `[` or `{`, else YAML; lines may
+    /// end in `\r\n`); every entry must name a check of `known`, and no two entries may
+    /// cover the same check and profile.
     package static func parse(_ text: String, known: Set<String>) throws(ParseError) -> ExpectedFailures {
+        let text = text.first == "\u{FEFF}" ? String(text.dropFirst()) : text
         let first = text.unicodeScalars.first { !" \t\r\n".unicodeScalars.contains($0) }
         let items = first == "[" || first == "{" ? try jsonItems(text) : try YAMLList.items(text)
-        var entries: [Entry] = []
-        for item in items {
+        var entries: [(entry: Entry, place: String)] = []
+        for (index, item) in items.enumerated() {
             let entry = try entry(item.fields, line: item.line)
             guard known.contains(entry.check) else {
                 throw ParseError(line: item.line, message: "no check is named \"\(entry.check)\" (see --list)")
             }
-            entries.append(entry)
+            // A YAML entry is found by its line, a JSON one by its place in the array.
+            let place = item.line > 0 ? "line \(item.line)" : "entry \(index + 1)"
+            if let earlier = entries.first(where: { $0.entry.overlaps(entry) }) {
+                let profile = entry.profile.map { " (\($0.rawValue))" } ?? ""
+                throw ParseError(
+                    line: item.line,
+                    message: (item.line > 0 ? "" : "\(place): ")
+                        + "\"\(entry.check)\"\(profile) is listed twice (first at \(earlier.place))")
+            }
+            entries.append((entry, place))
         }
-        return ExpectedFailures(entries)
+        return ExpectedFailures(entries.map(\.entry))
     }
 
     private static func entry(_ fields: [String: String], line: Int) throws(ParseError) -> Entry {

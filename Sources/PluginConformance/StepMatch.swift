@@ -4,7 +4,8 @@ import HostProtocol
 ///
 /// Notifications whose method the contract does not name (not an event of the
 /// OpenRPC document) are set aside first: a reader ignores them, so they can
-/// neither satisfy nor break an expectation. Everything else is judged: each
+/// neither satisfy nor break an expectation (except in a step that judges every
+/// notification: before `initialize`, none of any method may come). Everything else is judged: each
 /// frame must match the pattern at its place, and there must be as many frames as
 /// patterns.
 struct StepMatch {
@@ -19,9 +20,10 @@ struct StepMatch {
     let mismatch: String?
 
     /// Matches `frames` with `expected`; `amongOthers`: the expected frames must come in
-    /// order, other frames may come around them.
-    init(expected: [Pattern], frames: [JSONValue], amongOthers: Bool = false) {
-        judged = frames.filter { !Self.isIgnored($0) }
+    /// order, other frames may come around them; `judgesEveryNotification`: no
+    /// notification is set aside (a step where none of any method may come).
+    init(expected: [Pattern], frames: [JSONValue], amongOthers: Bool = false, judgesEveryNotification: Bool = false) {
+        judged = judgesEveryNotification ? frames : frames.filter { !Self.isIgnored($0) }
         ignored = frames.count - judged.count
         if amongOthers {
             var next = 0

@@ -19,7 +19,15 @@ struct ConformanceCommandTests {
         #expect(r.stdout.contains("\(batchChecks.count * 2) passed, 0 failed"))
         #expect(r.stdout.contains("jsonrpc.batch.empty"))
         #expect(!r.stdout.contains("FAIL"))
-        #expect(r.stderr.isEmpty, "no progress line when stderr is not a terminal: \(r.stderr)")
+        // Progress on stderr though it is a pipe: what runs, then lines as checks finish.
+        let progress = r.stderr.split(separator: "\n")
+        #expect(
+            progress.first?.hasPrefix("plugin-host conformance: running \(batchChecks.count * 2) check(s) against ")
+                == true, "\(r.stderr)")
+        let runs = batchChecks.count * 2
+        let last = String(progress.last ?? "")
+        #expect(last.hasPrefix("plugin-host conformance: [\(runs)/\(runs)] \(runs) passed, 0 failed, 0 skipped, "))
+        #expect(last.hasSuffix(" s so far"))
     }
 
     @Test func aFailureExitsOneAndShowsTheDiff() async throws {

@@ -82,7 +82,7 @@ struct ConformanceSuiteTests {
             "hang", #"read line; echo '{"id":1,"jsonrpc":"2.0","result":null}'; cat >/dev/null"#)
         let check = ConformanceCatalogue.named("framing.auto.ndjson")!
         let (outcomes, elapsed) = try await ConformanceHarness.runTimed(
-            [(check, .seed)], executable: hang, stepTimeout: .milliseconds(500))
+            [(check, .seed)], executable: hang, timeout: .milliseconds(500))
         let o = try #require(outcomes.first)
         #expect(!o.passed)
         #expect(o.failure?.actual == [#"{"id":1,"jsonrpc":"2.0","result":null}"#])
@@ -98,7 +98,7 @@ struct ConformanceSuiteTests {
         let deaf = try ConformanceHarness.script("deaf", "exec sleep 600")
         let (outcomes, elapsed) = try await ConformanceHarness.runTimed(
             [(ConformanceCatalogue.named("framing.oversized.default-limit")!, .seed)], executable: deaf,
-            stepTimeout: .milliseconds(500))
+            timeout: .milliseconds(500))
         #expect(outcomes.first?.passed == false)
         #expect(
             outcomes.first?.failure?.note?.contains("stopped reading its stdin") == true,
@@ -115,7 +115,7 @@ struct ConformanceSuiteTests {
                 (ConformanceCatalogue.named("framing.auto.ndjson")!, .seed),
                 (ConformanceCatalogue.named("framing.auto.lsp")!, .seed),
             ],
-            executable: garbage, stepTimeout: .seconds(20))
+            executable: garbage, timeout: .seconds(20))
         #expect(outcomes.count == 2)
         #expect(outcomes[0].failure?.note?.contains("not JSON") == true, "\(outcomes[0].failureReport)")
         #expect(outcomes[1].failure?.note?.contains("not lsp-framed") == true, "\(outcomes[1].failureReport)")

@@ -25,10 +25,12 @@ enum ConformanceHarness {
     static func run(
         _ runs: [(ConformanceCheck, Profile)], executable: String = Binaries.plugin,
         environment: [String: String] = [:],
-        stepTimeout: DispatchTimeInterval = .seconds(20), jobs: Int = ConformanceSuite.defaultJobs
+        timeout: DispatchTimeInterval = .seconds(20), limits: PeerLimits = PluginUnderTest.defaultLimits,
+        jobs: Int = ConformanceSuite.defaultJobs
     ) async throws -> [CheckOutcome] {
-        try await runTimed(runs, executable: executable, environment: environment, stepTimeout: stepTimeout, jobs: jobs)
-            .outcomes
+        try await runTimed(
+            runs, executable: executable, environment: environment, timeout: timeout, limits: limits, jobs: jobs
+        ).outcomes
     }
 
     /// `run`, and how long the suite itself took, measured on its own thread (the
@@ -37,9 +39,10 @@ enum ConformanceHarness {
     static func runTimed(
         _ runs: [(ConformanceCheck, Profile)], executable: String = Binaries.plugin,
         environment: [String: String] = [:],
-        stepTimeout: DispatchTimeInterval = .seconds(20), jobs: Int = ConformanceSuite.defaultJobs
+        timeout: DispatchTimeInterval = .seconds(20), limits: PeerLimits = PluginUnderTest.defaultLimits,
+        jobs: Int = ConformanceSuite.defaultJobs
     ) async throws -> (outcomes: [CheckOutcome], elapsed: Duration) {
-        let plugin = PluginUnderTest(executable: executable, environment: environment, stepTimeout: stepTimeout)
+        let plugin = PluginUnderTest(executable: executable, environment: environment, timeout: timeout, limits: limits)
         let work = runs.map { RunPair(check: $0.0, profile: $0.1) }
         return try await onThread {
             let clock = ContinuousClock()

@@ -61,6 +61,24 @@ struct ExpectedFailuresTests {
         ("[1]", "entry 1 is neither a check id nor an object"),
         ("{\"x\": 1}", "expected an array of entries (or {\"expected-failures\": [...]})"),
         ("[\"a.b\"", "not valid JSON"),
+        (
+            "expected-failures: []\n- a.b\n",
+            "line 2: line 1 says the list is empty (\"expected-failures: []\"), but more follows"
+        ),
+        (
+            "expected-failures: []\r\n  - a.b\r\n",
+            "line 2: line 1 says the list is empty (\"expected-failures: []\"), but more follows"
+        ),
+        ("- a.b\n- c.d\n- a.b\n", "line 3: \"a.b\" is listed twice (first at line 1)"),
+        ("- check: a.b\n  profile: seed\n- a.b\n", "line 3: \"a.b\" is listed twice (first at line 1)"),
+        (
+            "- a.b\r\n- check: a.b\r\n  profile: strict\r\n",
+            "line 2: \"a.b\" (strict) is listed twice (first at line 1)"
+        ),
+        (
+            #"["a.b", {"check": "a.b", "profile": "seed"}]"#,
+            "entry 2: \"a.b\" (seed) is listed twice (first at entry 1)"
+        ),
     ])
     func errors(text: String, message: String) {
         #expect(throws: ExpectedFailures.ParseError.self) { try parse(text) }
@@ -69,6 +87,49 @@ struct ExpectedFailuresTests {
         } catch {
             #expect(error.description == message)
         }
+    }
+
+    /// A file written on Windows reads as the same file written elsewhere (it used to be
+    /// one entry named after the whole file).
+    @Test func crlfLineEndsReadAlike() throws {
+        let unix = """
+            # known failures
+            expected-failures:
+              - a.b   # any profile
+              - "c.d"
+              - check: profile.strict.x
+                profile: strict
+                reason: 'it''s #12'
+
+            """
+        let windows = unix.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(windows.contains("\r\n"))
+        #expect(try parse(windows) == parse(unix))
+        #expect(try parse(windows).count == 3)
+        #expect(try parse("\u{FEFF}- a.b\r\n- c.d") == [.init(check: "a.b"), .init(check: "c.d")])
+        #expect(try parse("- a.b\r- c.d\r") == [.init(check: "a.b"), .init(check: "c.d")])
+        #expect(try parse("[\"a.b\",\r\n \"c.d\"]\r\n") == [.init(check: "a.b"), .init(check: "c.d")])
+        #expect(try parse("expected-failures: []\r\n# nothing yet\r\n").isEmpty)
+    }
+
+    /// Whatever the bytes, a baseline is parsed or refused with a message, never a
+    /// crash: 3,000 texts made of YAML's and JSON's special characters (seeded, so a
+    /// failure can be replayed).
+    @Test func malformedBaselinesAreRefusedNeverCrash() {
+        let alphabet = Array("- :#'\"\\[]{}&*!|>%@`\t\r\n abc.dprofile:check:reason:seedstrict\u{FEFF}\u{1B}é")
+        var rng = SplitMix(seed: 26)
+        var refused = 0
+        for _ in 0..<3000 {
+            let length = Int(rng.next() % 60)
+            let text = String((0..<length).map { _ in alphabet[Int(rng.next() % UInt64(alphabet.count))] })
+            do {
+                _ = try ExpectedFailures.parse(text, known: Self.known)
+            } catch {
+                refused += 1
+                #expect(!error.description.isEmpty)
+            }
+        }
+        #expect(refused > 1000)
     }
 
     @Test func failuresBecomeXfailAndPassesBecomeStale() {
@@ -129,5 +190,37 @@ struct ExpectedFailuresTests {
             "conformance", "--expected-failures", dir.appendingPathComponent("none").path,
         ])
         #expect(bad.status == 64 && bad.stderr.contains("--expected-failures: cannot read"))
+
+        // A CRLF baseline works as the LF one did; a device, a directory and bad YAML are usage errors.
+        let crlf = dir.appendingPathComponent("crlf.yml").path
+        try "- jsonrpc.batch.mixed\r\n".write(toFile: crlf, atomically: true, encoding: .utf8)
+        let windows = try await ConformanceHarness.host(
+            ["conformance", "--filter", "jsonrpc.batch.mixed", "--profile", "seed", "--expected-failures", crlf],
+            environment: ["BSP_FAULT": "batch-reversed"])
+        #expect(windows.status == 0 && windows.stdout.hasSuffix("0 passed, 0 failed, 0 skipped, 1 xfail\n"))
+        let malformed = dir.appendingPathComponent("bad.yml").path
+        try "expected-failures: []\n- jsonrpc.batch.mixed\n".write(toFile: malformed, atomically: true, encoding: .utf8)
+        for (path, message) in [
+            ("/dev/zero", "larger than 1 MiB"), (dir.path, "cannot read"), (malformed, "line 2: line 1 says"),
+        ] {
+            let r = try await ConformanceHarness.host(["conformance", "--expected-failures", path])
+            #expect(r.status == 64 && r.stderr.contains(message), "\(path): \(r.stderr)")
+            #expect(r.stdout.isEmpty)
+        }
+    }
+}
+
+/// A small seeded generator (SplitMix64), for inputs a failing test can replay.
+struct SplitMix: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

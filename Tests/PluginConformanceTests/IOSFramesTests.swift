@@ -46,12 +46,13 @@ struct IOSFramesTests {
                 executable: Binaries.plugin, arguments: ["--os", "ios", "--os-seed", "7"], environment: [:])
             _ = pipe.write(Array(Self.script.map { $0 + "\n" }.joined().utf8))
             pipe.closeStdin()
-            var consumed = 0
-            while let more = pipe.read(after: consumed, deadline: .now() + 30), !more.closed {
-                consumed += more.bytes.count
+            var stdout: [UInt8] = []
+            while let more = pipe.take(deadline: .now() + 30) {
+                stdout += more.bytes
+                if more.closed { break }
             }
             pipe.stop()
-            return pipe.stdout.split(separator: 0x0A).compactMap { try? JSONParser.parse(Array($0)) }
+            return stdout.split(separator: 0x0A).compactMap { try? JSONParser.parse(Array($0)) }
         }
         var validator = FrameValidator()
         for line in Self.script { validator.noteSent(try JSONParser.parse(Array(line.utf8))) }

@@ -29,7 +29,7 @@ struct PluginPipeWriteDeadlineTests {
         let watchdog = try #require(late.get, "the write armed its watchdog")
         watchdog()
         #expect(!pipe.killedByWatchdog)
-        let answer = pipe.read(after: 0, deadline: .now() + .seconds(20))
+        let answer = pipe.take(deadline: .now() + .seconds(20))
         #expect(answer?.closed == false)
         let text = String(decoding: answer?.bytes ?? [], as: UTF8.self)
         #expect(text.hasPrefix(#"{"id":1,"#))
