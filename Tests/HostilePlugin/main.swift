@@ -22,7 +22,7 @@
 //                         messages, and an event whose method is made of them
 //   garbage               a line that is not JSON after every reply
 //
-// Frames are ndjson (the host tools' framing).
+// The modes break ndjson frames (the host tools' framing); LSP-framed output passes through.
 import Foundation
 import HostProtocol
 
@@ -124,9 +124,19 @@ Thread.detachNewThread {
 var replies = 0
 var unknown = 0
 var pending: [UInt8] = []
+// LSP-framed output (`--framing lsp`, or auto on a header) is passed through as it comes,
+// unchanged: the modes break ndjson frames only.
+var lsp = false
 while true {
     let data = fromChild.fileHandleForReading.availableData
     if data.isEmpty { break }
+    if pending.isEmpty, !lsp, let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+        lsp = first != UInt8(ascii: "{") && first != UInt8(ascii: "[")
+    }
+    if lsp {
+        write(Array(data))
+        continue
+    }
     pending += data
     while let nl = pending.firstIndex(of: 0x0A) {
         let frame = Array(pending[..<nl])
