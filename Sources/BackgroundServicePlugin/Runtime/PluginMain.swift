@@ -17,6 +17,7 @@ public enum PluginMain {
     public static func run(arguments: [String], environment: [String: String] = PluginMain.environment) -> Never {
         // A closed stdout must end the process through EPIPE, not kill it with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        PluginSignals.install()
         returnLargeBuffersToTheSystem()
         let options: PluginOptions
         do {
