@@ -3,8 +3,10 @@ import Synchronization
 
 /// What a plugin started by a measuring tool (`bench`, `soak`) wrote on stderr. Not shown
 /// as it comes (it would drown the tool's own progress, and a plugin may write without
-/// end): every line is counted, and the first ones are kept within
-/// ``PeerLimits/maxStderrBytes`` for the report of a plugin that did not start.
+/// end): every line is counted, and the first ones are kept, for the report of a plugin
+/// that did not start: at most 100 lines and 64 KiB (well within
+/// ``PeerLimits/maxStderrBytes``; a soak's plugin logs each malformed frame it is sent,
+/// and keeping 1 MiB of those lines showed as 1.5 MiB of growth in the soak's host).
 ///
 /// ```swift
 /// let stderr = PluginStderr()
@@ -15,12 +17,14 @@ import Synchronization
 package final class PluginStderr: Sendable {
     private let state = Mutex<(lines: [String], bytes: Int, count: Int)>(([], 0, 0))
     private let limit: Int
+    private let lineLimit: Int
     private let also: PluginStderr?
 
-    /// Keeps lines within `limit` bytes; every line is also counted by `also` (a
-    /// tool's total over the processes it starts).
-    package init(limit: Int = PeerLimits.default.maxStderrBytes, also: PluginStderr? = nil) {
-        self.limit = limit
+    /// Keeps the first lines within `limit` bytes and `lines` lines; every line is also
+    /// counted by `also` (a tool's total over the processes it starts).
+    package init(limit: Int = 64 << 10, lines: Int = 100, also: PluginStderr? = nil) {
+        self.limit = min(limit, PeerLimits.default.maxStderrBytes)
+        self.lineLimit = lines
         self.also = also
     }
 
@@ -31,7 +35,7 @@ package final class PluginStderr: Sendable {
     package func add(_ line: String) {
         state.withLock { s in
             s.count += 1
-            if s.bytes + line.utf8.count <= limit {
+            if s.lines.count < lineLimit, s.bytes + line.utf8.count <= limit {
                 s.bytes += line.utf8.count
                 s.lines.append(line)
             }
