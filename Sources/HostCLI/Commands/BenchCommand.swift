@@ -114,7 +114,6 @@ enum BenchCommand {
         }
         let runner = BenchRunner(settings: settings)
         let stages = BenchStages { HostCLI.diagnose($0) }
-        defer { reportStderr(runner.stderr) }
         do throws(HostError) {
             var report = try measure(runner, stages: stages, fuzzSeconds: fuzzSeconds)
             if systemSeconds > 0 {
@@ -123,12 +122,15 @@ enum BenchCommand {
                     plugin: settings.plugin, seconds: systemSeconds, days: days, stages: stages)
             }
             if args.has("--json") { Console.json(report.json) } else { Console.out(report.text) }
+            reportStderr(runner.stderr)
             return ExitCode.ok
         } catch {
             // Whatever the plugin did, nothing it started is left behind.
             PluginProcess.killAllStarted()
             let waiting = error.code == .timedOut ? "" : " (waiting for \(runner.waiting.current))"
             HostCLI.diagnose("bench", "while measuring \(stages.current)\(waiting): \(error.description)")
+            // A plugin that did not start has had its stderr shown with the error.
+            if error.code != .launchFailed { reportStderr(runner.stderr) }
             return ExitCode.status(for: error)
         }
     }
