@@ -1,6 +1,5 @@
 import HostProtocol
 import PluginHost
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -107,16 +106,4 @@ extension BenchRunner {
             throw unexpected(frame, expecting: what, echo: echo, answeredAlready: true)
         }
     }
-}
-
-/// What the bench waits for now (the block under way), for the message of a failure
-/// that is not a timeout (a timeout names it already).
-package final class BenchWait: Sendable {
-    private let label = Mutex("the first plugin to start")
-
-    /// Records what is awaited.
-    func set(_ what: String) { label.withLock { $0 = what } }
-
-    /// What was awaited last.
-    package var current: String { label.withLock { $0 } }
 }

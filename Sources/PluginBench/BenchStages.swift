@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The stages of a `plugin-host bench` run, as it goes: each says on stderr what it
 /// measures before it starts and how long it took once done, and the current one names
@@ -27,4 +28,16 @@ package final class BenchStages {
         say(String(format: "bench:   took %.2f s", seconds))
         return result
     }
+}
+
+/// What the bench waits for now (the block under way), for the message of a failure
+/// that is not a timeout (a timeout names it already).
+package final class BenchWait: Sendable {
+    private let label = Mutex("the first plugin to start")
+
+    /// Records what is awaited.
+    func set(_ what: String) { label.withLock { $0 = what } }
+
+    /// What was awaited last.
+    package var current: String { label.withLock { $0 } }
 }
