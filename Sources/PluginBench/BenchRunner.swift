@@ -116,7 +116,9 @@ package struct BenchRunner {
         let connection = try spawning { () throws(HostError) in
             try PluginConnection(
                 plugin: .init(executable: settings.plugin, stderrPrefix: ""),
-                options: .init(stderrLine: stderr.sink, log: { _ in }))
+                // No events are kept: the bench reads none (a plugin writing them without end
+                // is stopped by the connection's bound on output written unasked).
+                options: .init(stderrLine: stderr.sink, notificationBuffer: .bufferingNewest(0), log: { _ in }))
         }
         defer { connection.close() }
         let count = settings.calls / 4
