@@ -50,51 +50,86 @@ extension BenchRunner {
             self.complete = complete
         }
 
-        /// Ends every process.
-        package func close() {
+        /// Ends every process: closes their input and waits for them to exit; a run
+        /// that `failed` kills them (and whatever they forked) first.
+        package func close(failed: Bool = false) {
             c.close()
-            echo.close()
-            cancel.close()
-            complete.close()
+            for plugin in [echo, cancel, complete] { BenchRunner.end(plugin, failed: failed) }
         }
     }
 
-    /// Starts the C floor, the Swift echo and two plugins, each placed as the settings say.
+    /// Starts the C floor, the Swift echo and two plugins, each placed as the settings say,
+    /// each answering a first request before anything is measured.
     package func startSubjects() throws(HostError) -> Subjects {
         let lineBytes = Self.typicalRequest.count
-        let c = try CFloor(executable: settings.cFloor, placement: settings.placement, lineBytes: lineBytes)
-        return Subjects(c: c, echo: try connect(["--echo"]), cancel: try connect(), complete: try connect())
+        let c = try CFloor(
+            executable: settings.cFloor, placement: settings.placement, lineBytes: lineBytes,
+            timeout: settings.timeout)
+        var started: [DirectConnection] = []
+        do throws(HostError) {
+            started.append(
+                try start(["--echo"], waitingFor: "the Swift echo's first line") { c throws(HostError) in
+                    try Self.barrier(c, echo: true)
+                })
+            for _ in 0..<2 {
+                started.append(
+                    try start(waitingFor: "the plugin's first answer") { c throws(HostError) in try Self.barrier(c) })
+            }
+        } catch {
+            c.close()
+            for s in started { Self.end(s, failed: true) }
+            throw error
+        }
+        return Subjects(c: c, echo: started[0], cancel: started[1], complete: started[2])
     }
 
     /// Sequential round trips of the floors, `cancelCancelListener` and
-    /// `completeBgTask`, in `blocks` interleaved blocks.
+    /// `completeBgTask`, in `blocks` interleaved blocks, each block under one deadline.
     package func sequential(_ s: Subjects, blocks: Int = 20) throws(HostError) -> Sequential {
         let line = Self.typicalRequest
+        let echoed = Array(line.dropLast())
         var samples: [[UInt64]] = [[], [], [], []]
         let perBlock = max(1, settings.calls / blocks)
-        func run(_ k: Int, warmup: Int) throws(HostError) -> [UInt64] {
+        func run(_ k: Int, block: Int, warmup: Int) throws(HostError) -> [UInt64] {
+            let of = "block \(block + 1) of \(blocks)"
             switch k {
             case 0:
                 return try s.c.roundTrips(count: perBlock, warmup: warmup)
             case 1:
-                return try Latency.measure(count: perBlock, warmup: warmup) { () throws(HostError) in
-                    s.echo.sendRaw(line)
-                    try s.echo.flush()
-                    _ = try s.echo.nextFrame()
-                }.samples
+                return try guarded(s.echo, "Swift echo round trips, \(of)") {
+                    () throws(HostError) in
+                    let ns = try Latency.measure(count: perBlock, warmup: warmup) { () throws(HostError) in
+                        s.echo.sendRaw(line)
+                        try s.echo.flush()
+                        try Self.expectFrame(s.echo, echoed, "the echo of the line sent", echo: true)
+                    }.samples
+                    try Self.barrier(s.echo, echo: true)
+                    return ns
+                }
             case 2:
-                return try Latency.measure(count: perBlock, warmup: warmup) { () throws(HostError) in
-                    _ = try s.cancel.call(method: CancelCancelListener.name, params: nil)
-                }.samples
+                return try guarded(
+                    s.cancel, "cancelCancelListener round trips, \(of)"
+                ) { () throws(HostError) in
+                    let ns = try Latency.measure(count: perBlock, warmup: warmup) { () throws(HostError) in
+                        _ = try Self.strictCall(s.cancel, method: CancelCancelListener.name, params: nil)
+                    }.samples
+                    try Self.barrier(s.cancel)
+                    return ns
+                }
             default:
-                return try Latency.measure(count: perBlock, warmup: warmup) { () throws(HostError) in
-                    _ = try s.complete.call(method: CompleteBgTask.name, params: ["success": true])
-                }.samples
+                return try guarded(s.complete, "completeBgTask round trips, \(of)") {
+                    () throws(HostError) in
+                    let ns = try Latency.measure(count: perBlock, warmup: warmup) { () throws(HostError) in
+                        _ = try Self.strictCall(s.complete, method: CompleteBgTask.name, params: ["success": true])
+                    }.samples
+                    try Self.barrier(s.complete)
+                    return ns
+                }
             }
         }
         for block in 0..<blocks {
             for k in samples.indices {
-                samples[k] += try run(k, warmup: block == 0 ? settings.warmup : perBlock / 10)
+                samples[k] += try run(k, block: block, warmup: block == 0 ? settings.warmup : perBlock / 10)
             }
         }
         return Sequential(
@@ -108,11 +143,33 @@ extension BenchRunner {
         let perBlock = max(window, total / blocks)
         let invoke = Array(#"{"id":1,"jsonrpc":"2.0","method":"cancelCancelListener"}"#.utf8) + [0x0A]
         let echo = Self.typicalRequest
+        let echoed = Array(echo.dropLast())
+        /// One block, under its deadline (armed before the clock starts), then the barrier.
+        func block(_ c: DirectConnection, _ what: String, echo isEcho: Bool, _ body: () throws(HostError) -> Void)
+            throws(HostError) -> UInt64
+        {
+            try guarded(c, "\(what), window \(window), \(perBlock) lines") {
+                () throws(HostError) in
+                let ns = try Self.time(body)
+                try Self.barrier(c, echo: isEcho)
+                return ns
+            }
+        }
         func run(_ k: Int) throws(HostError) -> UInt64 {
             switch k {
-            case 0: try s.c.pipelined(window: window, total: perBlock)
-            case 1: try Self.time { () throws(HostError) in try Self.pump(s.echo, echo, window, perBlock) }
-            default: try Self.time { () throws(HostError) in try Self.pump(s.cancel, invoke, window, perBlock) }
+            case 0:
+                return try s.c.pipelined(window: window, total: perBlock)
+            case 1:
+                return try block(s.echo, "the Swift echo pipelined", echo: true) { () throws(HostError) in
+                    try Self.pump(
+                        s.echo, echo, reply: echoed, window, perBlock, what: "the echo of the line sent", echo: true)
+                }
+            default:
+                return try block(s.cancel, "cancelCancelListener pipelined", echo: false) { () throws(HostError) in
+                    try Self.pump(
+                        s.cancel, invoke, reply: Self.nullReplyToID1, window, perBlock,
+                        what: "the answer to cancelCancelListener (id 1)")
+                }
             }
         }
         // Per second, by kind (C floor, Swift echo, invokes), one per block.

@@ -37,6 +37,12 @@ package struct BenchRunner {
         package var pipelined = 200_000
         package var startups = 50
         package var memoryInvokes = [10_000, 1_000_000]
+        /// The longest the bench waits for one measured block (a block of round trips or
+        /// of pipelined lines, one startup, 100,000 invokes of the memory figure, the async
+        /// API's round trips): past it the plugin is stopped and the run fails with
+        /// ``HostError/Code/timedOut`` naming the block. One deadline per block, none per
+        /// frame: the hot paths measured are the same with or without it.
+        package var timeout: Duration = .seconds(30)
 
         package init(plugin: String, cFloor: String) {
             self.plugin = plugin
@@ -45,6 +51,10 @@ package struct BenchRunner {
     }
 
     package let settings: Settings
+    /// What every plugin the bench started wrote on stderr (counted; the first lines kept).
+    package let stderr = PluginStderr()
+    /// What the bench waits for now.
+    package let waiting = BenchWait()
 
     package init(settings: Settings) { self.settings = settings }
 
@@ -52,9 +62,42 @@ package struct BenchRunner {
     static let typicalRequest =
         Array(#"{"id":123456,"jsonrpc":"2.0","method":"completeBgTask","params":{"success":true}}"#.utf8) + [0x0A]
 
-    func connect(_ args: [String] = []) throws(HostError) -> DirectConnection {
-        try spawning { () throws(HostError) in
-            try DirectConnection(plugin: .init(executable: settings.plugin, arguments: args))
+    /// Starts the plugin with `args` and runs its first exchange, `first`, under the
+    /// deadline, waiting for `what`. A plugin that ends before answering it did not
+    /// start: the error is ``HostError/Code/launchFailed`` with the start of its stderr.
+    func start(
+        _ args: [String] = [], waitingFor what: String, first: (DirectConnection) throws(HostError) -> Void
+    ) throws(HostError) -> DirectConnection {
+        let stderr = PluginStderr(also: stderr)
+        let c = try spawning { () throws(HostError) in
+            try DirectConnection(
+                plugin: .init(executable: settings.plugin, arguments: args, stderrPrefix: ""), stderrLine: stderr.sink)
+        }
+        c.timeout = nil  // every wait of the bench has the deadline of its block instead
+        do throws(HostError) {
+            try guarded(c, what) { () throws(HostError) in try first(c) }
+        } catch {
+            guard error.code == .pluginExited else {
+                Self.end(c, failed: true)
+                throw error
+            }
+            let status = c.close(grace: .milliseconds(500))
+            throw .launchFailed(
+                "the plugin \(status) before answering its first request (waiting for \(what)); its stderr:\n"
+                    + stderr.excerpt())
+        }
+        return c
+    }
+
+    /// Ends a plugin: closes its input and waits for it to exit; one that `failed` (it
+    /// broke the transport, so need not be listening) is killed at once, with whatever it
+    /// forked, then reaped.
+    static func end(_ c: DirectConnection, failed: Bool) {
+        if failed {
+            c.transport.terminate()
+            c.close(grace: .milliseconds(500))
+        } else {
+            c.close()
         }
     }
 
@@ -69,13 +112,18 @@ package struct BenchRunner {
 
     /// Sequential round trips through the async API (`PluginConnection`, a reader
     /// thread and a continuation): what `await`ing callers pay.
-    package func asyncInvoke() throws -> Latency {
+    package func asyncInvoke() throws(HostError) -> Latency {
         let connection = try spawning { () throws(HostError) in
-            try PluginConnection(plugin: .init(executable: settings.plugin))
+            try PluginConnection(
+                plugin: .init(executable: settings.plugin, stderrPrefix: ""),
+                // No events are kept: the bench reads none (a plugin writing them without end
+                // is stopped by the connection's bound on output written unasked).
+                options: .init(stderrLine: stderr.sink, notificationBuffer: .bufferingNewest(0), log: { _ in }))
         }
         defer { connection.close() }
         let count = settings.calls / 4
         let warmup = settings.warmup / 4
+        waiting.set("\(count + warmup) cancelCancelListener round trips through the async API")
         let result = Mutex<Result<Latency, HostError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task.detached {
@@ -92,18 +140,32 @@ package struct BenchRunner {
             }
             done.signal()
         }
-        done.wait()
+        // One deadline for the stage (no timer per call: that is the path measured).
+        if done.wait(timeout: .now() + settings.timeout.dispatchInterval) == .timedOut {
+            connection.transport.terminate()
+            done.wait()
+            throw HostError.timedOut(
+                method: "\(count + warmup) cancelCancelListener round trips through the async API",
+                seconds: settings.timeout.seconds)
+        }
         return try result.withLock { $0! }.get()
     }
 
-    /// `count` copies of `line` through `c`, `window` in flight.
-    static func pump(_ c: DirectConnection, _ line: [UInt8], _ window: Int, _ count: Int) throws(HostError) {
-        try pump(c, line: line, from: 0, to: count, window: window)
+    /// `count` copies of `line` through `c`, `window` in flight, each answered by `reply`.
+    static func pump(
+        _ c: DirectConnection, _ line: [UInt8], reply: [UInt8], _ window: Int, _ count: Int, what: String,
+        echo: Bool = false
+    ) throws(HostError) {
+        try pump(c, line: line, reply: reply, from: 0, to: count, window: window, what: what, echo: echo)
     }
 
     /// Keeps `window` copies of `line` in flight until `to` have been answered,
-    /// writing as many new ones as replies have arrived, in one write.
-    static func pump(_ c: DirectConnection, line: [UInt8], from: Int, to total: Int, window: Int) throws(HostError) {
+    /// writing as many new ones as replies have arrived, in one write. Every frame read
+    /// must be `reply` (`what` names it in the error).
+    static func pump(
+        _ c: DirectConnection, line: [UInt8], reply: [UInt8], from: Int, to total: Int, window: Int, what: String,
+        echo: Bool = false
+    ) throws(HostError) {
         var sent = from
         var received = from
         while received < total {
@@ -112,39 +174,75 @@ package struct BenchRunner {
                 sent += 1
             }
             try c.flush()
-            _ = try c.nextFrame()
+            let frame = try c.nextFrame()
+            guard same(frame, reply) else { throw unexpected(frame, expecting: what, echo: echo) }
             received += 1
-            while try c.bufferedFrame() != nil { received += 1 }
+            while let frame = try c.bufferedFrame() {
+                guard same(frame, reply) else { throw unexpected(frame, expecting: what, echo: echo) }
+                received += 1
+            }
+        }
+        if received > sent {
+            throw .protocolError(
+                "\(received - sent) more answers than the \(sent - from) requests sent (\(what)): "
+                    + "a request answered twice")
         }
     }
 
     /// Spawn to `initialize` reply, in milliseconds.
     package func startup() throws(HostError) -> Latency {
         var ns: [UInt64] = []
-        for _ in 0..<settings.startups {
+        for i in 0..<settings.startups {
             let start = DispatchTime.now().uptimeNanoseconds
-            let c = try connect()
-            _ = try c.call(method: Initialize.name, params: .object([:]))
+            let c = try self.start(waitingFor: "the initialize reply (start \(i + 1) of \(settings.startups))") {
+                c throws(HostError) in
+                _ = try Self.strictCall(c, method: Initialize.name, params: .object([:]))
+            }
             ns.append(DispatchTime.now().uptimeNanoseconds - start)
             c.close()
         }
         return Latency(nanoseconds: ns)
     }
 
+    /// Invokes of the memory figure under one deadline.
+    static let memoryBlock = 100_000
+
     /// The plugin's RSS and peak after each count of invokes, in one process.
     package func memory() throws(HostError) -> [MemorySample] {
-        let c = try connect()
-        defer { c.close() }
+        let c = try start(waitingFor: "the plugin's first answer") { c throws(HostError) in try Self.barrier(c) }
+        var failed = true
+        defer { Self.end(c, failed: failed) }
         var done = 0
         var out: [MemorySample] = []
         let line = Array(#"{"id":1,"jsonrpc":"2.0","method":"completeBgTask","params":{"success":true}}"#.utf8) + [0x0A]
         for target in settings.memoryInvokes.sorted() {
-            try BenchRunner.pump(c, line: line, from: done, to: target, window: 256)
-            done = target
+            while done < target {
+                let to = min(target, done + Self.memoryBlock)
+                let what = "completeBgTask invokes \(done + 1) to \(to) (memory)"
+                try guarded(c, what) { () throws(HostError) in
+                    try Self.pump(
+                        c, line: line, reply: Self.nullReplyToID1, from: done, to: to, window: 256,
+                        what: "the answer to completeBgTask (id 1)")
+                    try Self.barrier(c)
+                }
+                done = to
+            }
             let m = c.pid.flatMap { ProcReader.memory(pid: $0) } ?? (0, 0, 0, 0)
             out.append(
                 MemorySample(invokes: target, rssKB: m.rssKB, peakKB: m.peakKB, anonKB: m.anonKB, fileKB: m.fileKB))
         }
+        failed = false
         return out
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    package var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+
+    /// The duration for a `DispatchTime` deadline.
+    package var dispatchInterval: DispatchTimeInterval {
+        .nanoseconds(
+            Int(min(Double(Int.max / 2), Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9)))
     }
 }

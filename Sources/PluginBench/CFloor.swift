@@ -15,10 +15,16 @@ import PluginHost
 /// ```
 package final class CFloor {
     private let connection: DirectConnection
+    /// The longest one command may take.
+    private let timeout: Duration
 
     /// Starts `bench-floor` with its measuring process on the host's CPU and its
-    /// echo child on the plugin's, as `placement` places the host and the plugin.
-    package init(executable: String, placement: BenchRunner.Placement, lineBytes: Int) throws(HostError) {
+    /// echo child on the plugin's, as `placement` places the host and the plugin; each
+    /// command it is given must be answered within `timeout`.
+    package init(
+        executable: String, placement: BenchRunner.Placement, lineBytes: Int, timeout: Duration = .seconds(30)
+    ) throws(HostError) {
+        self.timeout = timeout
         var arguments = ["--line-bytes", String(lineBytes)]
         switch placement {
         case .split: arguments += ["--host-cpu", "0", "--echo-cpu", "1"]
@@ -27,7 +33,8 @@ package final class CFloor {
         }
         connection = try DirectConnection(
             plugin: .init(executable: executable, arguments: arguments, stderrPrefix: "bench-floor: "),
-            stderrLine: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
+            stderrLine: { line in FileHandle.standardError.write(Data((TerminalText.oneLine(line) + "\n").utf8)) })
+        connection.timeout = nil
     }
 
     /// `count` timed round trips of one line (after `warmup` untimed ones), in nanoseconds.
@@ -52,7 +59,9 @@ package final class CFloor {
     private func command(_ line: String) throws(HostError) -> [UInt64] {
         connection.sendRaw(Array((line + "\n").utf8))
         try connection.flush()
-        let answer = try connection.nextFrame()
+        let answer = try connection.withDeadline(timeout, waitingFor: "bench-floor's answer to \"\(line)\"") {
+            () throws(HostError) in try connection.nextFrame()
+        }
         var numbers: [UInt64] = []
         for field in answer.split(separator: UInt8(ascii: " ")) {
             guard let n = UInt64(String(decoding: field, as: UTF8.self)) else {

@@ -46,13 +46,14 @@ extension SoakRunner {
         do {
             try connection.sendRaw(bytes)
         } catch {
-            throw SoakError("cannot write case \(index): \(error)")
+            throw SoakError("cannot write case \(index): \(error)", cause: error)
         }
         let state: JSONValue
         do {
-            state = try connection.callBlocking(method: PluginStateMethod.name, params: nil, timeout: .seconds(60))
+            state = try connection.callBlocking(
+                method: PluginStateMethod.name, params: nil, timeout: settings.timeout)
         } catch {
-            throw SoakError("fuzz case \(index): the barrier failed: \(error)")
+            throw SoakError("fuzz case \(index): the barrier (plugin/state) failed: \(error)", cause: error)
         }
         if state["counters"]?["violations"] != .number(0) {
             record(
@@ -81,24 +82,6 @@ extension SoakRunner {
         shared.withLock { s in
             s.violationCount += 1
             if s.violations.count < 5 { s.violations.append(violation) }
-        }
-    }
-
-    /// Sees every frame: fuzz answers are counted against what was sent.
-    func tap(_ event: ConnectionEvent) {
-        guard case .receivedResponse(let r) = event else { return }
-        shared.withLock { s in
-            if s.probing, case .number = r.id {
-                s.probeAnswers[r.id] = r.error.map { $0.code.rawValue } ?? 0
-                return
-            }
-            guard case .string(let text) = r.id, text.hasPrefix("f") else { return }
-            guard let entry = s.outstanding[r.id] else {
-                s.violationCount += 1
-                if s.violations.count < 5 { s.violations.append("request \(r.id) answered twice (or never sent)") }
-                return
-            }
-            if entry.count == 1 { s.outstanding[r.id] = nil } else { s.outstanding[r.id]?.count -= 1 }
         }
     }
 }

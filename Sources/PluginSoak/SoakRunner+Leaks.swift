@@ -8,8 +8,9 @@ extension SoakRunner {
     /// answered is still registered as pending (a reused id would get -32600).
     func checkPendingAtEnd(_ connection: PluginConnection, requests: Int, report: inout Report) {
         do {
-            _ = try connection.callBlocking(method: PluginReset.name, params: nil, timeout: .seconds(60))
-            let state = try connection.callBlocking(method: PluginStateMethod.name, params: nil, timeout: .seconds(60))
+            _ = try connection.callBlocking(method: PluginReset.name, params: nil, timeout: settings.timeout)
+            let state = try connection.callBlocking(
+                method: PluginStateMethod.name, params: nil, timeout: settings.timeout)
             report.pluginPendingAtEnd =
                 "pendingCancelInvoke \(state["pendingCancelInvoke"]?.description ?? "missing"), cancelInvokePending "
                 + "\(state["cancelInvokePending"]?.description ?? "missing")"
@@ -32,7 +33,7 @@ extension SoakRunner {
                 $0.probeAnswers = [:]
             }
             try connection.sendRaw(bytes)
-            _ = try connection.callBlocking(method: PluginStateMethod.name, params: nil, timeout: .seconds(60))
+            _ = try connection.callBlocking(method: PluginStateMethod.name, params: nil, timeout: settings.timeout)
             let answers = shared.withLock { s in
                 s.probing = false
                 return s.probeAnswers

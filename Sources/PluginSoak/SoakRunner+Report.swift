@@ -6,6 +6,11 @@ extension SoakRunner {
     /// Why the soak failed; empty when it passed.
     package static func judge(_ r: Report, _ s: Settings) -> [String] {
         var why: [String] = []
+        switch r.pluginFailure?.kind {
+        case .didNotStart?: why.append("the plugin did not start: \(r.pluginFailure!.detail)")
+        case .brokeTransport?: why.append("the plugin broke the transport: \(r.pluginFailure!.detail)")
+        case nil: break
+        }
         if let error = r.error { why.append(error) }
         let growth = r.growth(warmUpRounds: s.warmUpRounds)
         if growth > s.growthLimitKB {
@@ -70,6 +75,7 @@ extension SoakRunner {
             "pending at the end: host \(r.hostPendingAtEnd); plugin \(r.pluginPendingAtEnd); old ids still pending in "
                 + "the plugin: \(r.leakedPluginIDs) of \(r.probedIDs) probed"
         )
+        if r.stderrLines > 0 { lines.append("the plugin wrote \(r.stderrLines) lines on stderr (not shown)") }
         if !r.faults.isEmpty {
             lines.append("")
             lines.append("fault latency (ms)    trials     p50     p99     max   reaped p99   measures")
@@ -118,6 +124,9 @@ extension SoakRunner {
             "hostPendingAtEnd": .number(r.hostPendingAtEnd), "pluginPendingAtEnd": .string(r.pluginPendingAtEnd),
             "leakedPluginIDs": .number(r.leakedPluginIDs), "probedIDs": .number(r.probedIDs), "faults": .array(faults),
             "pass": .bool(verdict.isEmpty), "failures": .array(verdict.map { .string($0) }),
+            "pluginFailure": r.pluginFailure.map { ["kind": .string($0.kind.rawValue), "detail": .string($0.detail)] }
+                ?? .null,
+            "stderrLines": .number(r.stderrLines),
         ]
         return value.description
     }

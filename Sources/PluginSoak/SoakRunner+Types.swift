@@ -12,6 +12,10 @@ extension SoakRunner {
         package var growthLimitKB = 1024
         package var faultTrials = 20
         package var faultBudgetMs = 100.0
+        /// The longest the soak waits for any one answer (the first, a barrier, the oldest
+        /// invoke in flight): past it the plugin is stopped and the soak fails as a
+        /// transport failure (``Report/pluginFailure``).
+        package var timeout: Duration = .seconds(60)
 
         package init(plugin: String) { self.plugin = plugin }
     }
@@ -36,6 +40,20 @@ extension SoakRunner {
         let failures: [String]
     }
 
+    /// Why a plugin could not be soaked.
+    package struct PluginFailure: Sendable, Equatable {
+        /// The two kinds, each with its exit status in `plugin-host soak`.
+        package enum Kind: String, Sendable {
+            /// It ended before answering its first request (exit 2).
+            case didNotStart
+            /// It broke the transport (exit 3).
+            case brokeTransport
+        }
+
+        package let kind: Kind
+        package let detail: String
+    }
+
     package struct Report: Sendable {
         var samples: [Sample] = []
         var invokeMismatches = 0
@@ -48,6 +66,12 @@ extension SoakRunner {
         var probedIDs = 0
         var faults: [FaultFigures] = []
         var error: String?
+        /// The plugin could not be judged: it did not start, or it broke the transport
+        /// (silence past the timeout, flooding, a second answer, an unknown id, a frame
+        /// that is not JSON-RPC, an exit mid-run). Not a finding of its rules.
+        package var pluginFailure: PluginFailure?
+        /// Lines the plugin wrote on stderr (not shown).
+        var stderrLines = 0
 
         /// The plugin's resident-memory growth after the warm-up, KiB.
         func growth(warmUpRounds: Int) -> Int { growth(warmUpRounds, \.plugin.rss) }

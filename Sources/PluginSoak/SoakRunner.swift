@@ -1,5 +1,6 @@
 import Foundation
 import HostProtocol
+import PluginBench
 import PluginHost
 import Synchronization
 
@@ -27,6 +28,14 @@ package final class SoakRunner: Sendable {
         /// Answers to the pending-id probe: id → error code (0 for success).
         var probeAnswers: [RequestID: Int] = [:]
         var probing = false
+        /// Events read since the last answer (``maxEventsWithoutAnswer``).
+        var eventsSinceAnswer = 0
+        /// The last answer was one the pending table does not know (a fuzz case's, a probe's).
+        var unmatchedAnswerExpected = false
+        /// Why the plugin was stopped as breaking the transport.
+        var transportFailure: String?
+        /// The plugin's transport, for stopping it from the tap.
+        var transport: (any PluginTransport)?
     }
 
     package init(settings: Settings, progress: @escaping @Sendable (String) -> Void) {
@@ -38,16 +47,30 @@ package final class SoakRunner: Sendable {
 
     package func run() -> Report {
         var report = Report()
+        let stderr = PluginStderr()
+        defer { report.stderrLines = stderr.count }
         let connection: PluginConnection
         do {
+            // No events are kept (`.bufferingNewest(0)`): the soak reads none, and a plugin
+            // that writes them without end is stopped by the tap (``maxEventsWithoutAnswer``).
             connection = try PluginConnection(
-                plugin: .init(executable: settings.plugin, arguments: settings.pluginArguments),
-                options: .init(tap: { [weak self] in self?.tap($0) }, stderrLine: { _ in }))
+                plugin: .init(executable: settings.plugin, arguments: settings.pluginArguments, stderrPrefix: ""),
+                options: .init(
+                    tap: { [weak self] in self?.tap($0) }, stderrLine: stderr.sink,
+                    notificationBuffer: .bufferingNewest(0),
+                    log: { _ in }))
         } catch {
-            report.error = "cannot start the plugin: \(error)"
+            report.pluginFailure = .init(kind: .didNotStart, detail: "\(error)")
             return report
         }
-        defer { connection.close() }
+        shared.withLock { $0.transport = connection.transport }
+        var closed = false
+        defer {
+            // A plugin that broke the transport was stopped already; one that did not is
+            // given its usual grace to exit on end of input.
+            if !closed { connection.close(grace: report.pluginFailure == nil ? .seconds(2) : .milliseconds(200)) }
+            shared.withLock { $0.transport = nil }
+        }
         guard let pid = connection.pluginProcess?.pid else {
             report.error = "the soak measures a plugin process, and this plugin is not one"
             return report
@@ -55,9 +78,21 @@ package final class SoakRunner: Sendable {
         // The plugin has started and served a request before anything is measured: a
         // sample taken while it is still loading reads its start-up as growth.
         do {
-            _ = try connection.callBlocking(PluginStateMethod.self, EmptyParams(), timeout: .seconds(30))
+            _ = try connection.callBlocking(PluginStateMethod.self, EmptyParams(), timeout: settings.timeout)
         } catch {
-            report.error = "the plugin did not answer its first request: \(error)"
+            if let why = transportFailure {
+                report.pluginFailure = .init(kind: .brokeTransport, detail: why)
+            } else if error.code == .pluginExited {
+                let status = connection.close(grace: .milliseconds(500))  // its stderr read to the end
+                closed = true
+                report.pluginFailure = .init(
+                    kind: .didNotStart,
+                    detail: "the plugin \(status) before answering its first request (plugin/state); its stderr:\n"
+                        + stderr.excerpt())
+            } else {
+                report.pluginFailure = .init(
+                    kind: .brokeTransport, detail: "waiting for the answer to the first request: \(error)")
+            }
             return report
         }
         let started = ContinuousClock.now
@@ -80,7 +115,16 @@ package final class SoakRunner: Sendable {
                     casesDone += 1
                 }
             } catch {
-                report.error = "round \(round): \(error)"
+                if transportFailure != nil || (error as? SoakError)?.cause.map(Self.isTransport) == true {
+                    // Once the reader has ended, the tap has seen all the plugin wrote (a
+                    // frame cut off by its exit, say): the first thing it saw wrong is the cause.
+                    connection.close(grace: .milliseconds(200))
+                    closed = true
+                    let detail = transportFailure.map { "\($0) (then: \(error))" } ?? "\(error)"
+                    report.pluginFailure = .init(kind: .brokeTransport, detail: "round \(round): \(detail)")
+                } else {
+                    report.error = "round \(round): \(error)"
+                }
                 break
             }
             guard let plugin = SoakMemory.of(pid: pid), let host = SoakMemory.current else {
@@ -104,8 +148,13 @@ package final class SoakRunner: Sendable {
             report.fuzzViolations = s.violationCount
             report.firstViolations = s.violations
         }
-        if report.error == nil { checkPendingAtEnd(connection, requests: requestsDone, report: &report) }
-        if report.error == nil, settings.faultTrials > 0 { runFaultTrials(&report) }
+        if report.error == nil, report.pluginFailure == nil {
+            checkPendingAtEnd(connection, requests: requestsDone, report: &report)
+        }
+        if report.pluginFailure == nil, let why = transportFailure {
+            report.pluginFailure = .init(kind: .brokeTransport, detail: why)
+        }
+        if report.error == nil, report.pluginFailure == nil, settings.faultTrials > 0 { runFaultTrials(&report) }
         return report
     }
 
@@ -139,5 +188,10 @@ package final class SoakRunner: Sendable {
 
 struct SoakError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    /// The call's failure, when a call failed.
+    let cause: HostError?
+    init(_ description: String, cause: HostError? = nil) {
+        self.description = description
+        self.cause = cause
+    }
 }

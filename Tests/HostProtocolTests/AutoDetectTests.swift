@@ -41,9 +41,13 @@ struct AutoDetectTests {
         .init("empty input", "", [] as [String], nil),
         .init("a BOM alone", bom, [], nil),
         .init("a cut-off BOM is truncated input", [0xEF, 0xBB], [.error(.truncated(""))], nil),
-        .init("other bytes mean lsp (and a truncated header)", bytes("hello\n"), [.error(.truncated(""))], .lsp),
+        // A complete line that is not a header is a bad header at once (issue 26).
         .init(
-            "a BOM after whitespace is not skipped", bytes(" ") + bom + bytes("{}\n"), [.error(.truncated(""))], .lsp),
+            "other bytes mean lsp (and a line that is not a header)", bytes("hello\n"),
+            [.error(.malformedHeader(""))], .lsp),
+        .init(
+            "a BOM after whitespace is not skipped", bytes(" ") + bom + bytes("{}\n"), [.error(.malformedHeader(""))],
+            .lsp),
         .init(
             "ndjson stays ndjson after detection", "{}\nContent-Length: 2\r\n\r\n[]",
             ["{}", "Content-Length: 2", "[]"], .ndjson),
@@ -111,7 +115,7 @@ struct AutoDetectTests {
 
     @Test("a fixed lsp decoder does not auto-detect ndjson")
     func fixedLSPIgnoresBrace() {
-        expectChunkingInvariant(bytes("{}\n"), framed(.lsp), expected: [.error(.truncated(""))])
+        expectChunkingInvariant(bytes("{}\n"), framed(.lsp), expected: [.error(.malformedHeader(""))])
     }
 
     @Test("a fixed ndjson decoder does not skip a BOM")

@@ -112,9 +112,9 @@ struct FramingSplitTests {
     func secondBOMNotSkipped() {
         let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
         let input = bom + bom + bytes("{}\n")
-        // Whole, the second BOM is the first significant byte: lsp, and a truncated header at EOF.
+        // Whole, the second BOM is the first significant byte: lsp, and a line that is not a header.
         let whole = decode(framed(.auto), [input])
-        #expect(whole.map(\.kindOnly) == [.error(.truncated(""))])
+        #expect(whole.map(\.kindOnly) == [.error(.malformedHeader(""))])
         let split = decode(framed(.auto), [bom, bom + bytes("{}\n")])
         #expect(split == whole)
     }

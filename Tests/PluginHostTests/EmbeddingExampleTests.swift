@@ -25,7 +25,7 @@ struct EmbeddingExampleTests {
             encoding: .utf8)
         let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/embedding.md"), encoding: .utf8)
         let code = try #require(Self.between(source, "// BEGIN EXAMPLE", "// END EXAMPLE"))
-        let shown = try #require(Self.between(doc, "```swift\n", "\n```"), "docs/embedding.md has no swift block")
+        let shown = try #require(Self.swiftFiles(doc)["Sources/MyHost/Upload.swift"], "no Upload.swift block")
         #expect(shown == code, "docs/embedding.md's example differs from Tests/PluginHostTests/EmbeddingExample.swift")
     }
 
@@ -56,21 +56,90 @@ struct EmbeddingExampleTests {
         #expect(result.output.contains("background-service-bridge"))
     }
 
+    /// The page's Swift blocks that begin with a `// Sources/...swift` line: path → code
+    /// (without that line).
+    static func swiftFiles(_ doc: String) -> [String: String] {
+        var files: [String: String] = [:]
+        for block in doc.components(separatedBy: "```swift\n").dropFirst() {
+            guard let end = block.range(of: "\n```") else { continue }
+            let code = block[..<end.lowerBound]
+            guard let newline = code.firstIndex(of: "\n"), code.hasPrefix("// Sources/") else { continue }
+            let path = String(code[code.index(code.startIndex, offsetBy: 3)..<newline])
+            files[path] = String(code[code.index(after: newline)...]).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return files
+    }
+
     /// Runs `swift package ARGS` (the toolchain on `PATH`) in `directory`; status and output.
     static func swiftPackage(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
+        try swift(
+            ["package", "--scratch-path", directory.appendingPathComponent(".build").path] + arguments, in: directory)
+    }
+
+    /// Runs `swift ARGS` (the toolchain on `PATH`) in `directory`; status and output. A
+    /// run past `limit` is killed (and fails).
+    static func swift(_ arguments: [String], in directory: URL, limit: Duration = .seconds(1200)) throws
+        -> (status: Int32, output: String)
+    {
+        try run("/usr/bin/env", ["swift"] + arguments, in: directory, limit: limit)
+    }
+
+    /// Runs a program in `directory`; status and output (stdout and stderr together).
+    static func run(_ path: String, _ arguments: [String], in directory: URL, limit: Duration) throws
+        -> (status: Int32, output: String)
+    {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments =
-            ["swift", "package", "--scratch-path", directory.appendingPathComponent(".build").path]
-            + arguments
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = arguments
         p.currentDirectoryURL = directory
         let out = Pipe()
         p.standardOutput = out
         p.standardError = out
         try p.run()
+        // Hang-catching only: what is still running at the limit is killed.
+        let pid = p.processIdentifier
+        let ended = Box(false)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(limit.components.seconds))) {
+            ended.update { if !$0 { _ = kill(pid, SIGKILL) } }
+        }
         let data = out.fileHandleForReading.readDataToEndOfFile()
+        ended.set(true)
         p.waitUntilExit()
         return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The page's steps, followed in a fresh folder: a checkout named
+    /// `background-service-bridge` (a link to this repository), the manifest and the two
+    /// Swift files of the page in `MyHost`, `swift build`, then the program run with the
+    /// plugin binary's path. A fresh build of `PluginHost` takes a minute or two.
+    @Test(.timeLimit(.minutes(30)))
+    func docsStepsBuildAndRunTheExample() async throws {
+        let doc = try String(contentsOf: Self.root.appendingPathComponent("docs/embedding.md"), encoding: .utf8)
+        let manifest = try #require(
+            Self.between(doc, "```\n// swift-tools-version", "\n```").map { "// swift-tools-version" + $0 + "\n" })
+        let files = Self.swiftFiles(doc)
+        #expect(Set(files.keys) == ["Sources/MyHost/Upload.swift", "Sources/MyHost/main.swift"])
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("embedding-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let host = dir.appendingPathComponent("MyHost")
+        try FileManager.default.createDirectory(
+            at: host.appendingPathComponent("Sources/MyHost"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: dir.appendingPathComponent("background-service-bridge"), withDestinationURL: Self.root)
+        try manifest.write(to: host.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        for (path, code) in files {
+            try (code + "\n").write(to: host.appendingPathComponent(path), atomically: true, encoding: .utf8)
+        }
+        let scratch = host.appendingPathComponent(".build")
+        let build = try await onThread { try Self.swift(["build", "--scratch-path", scratch.path], in: host) }
+        try #require(build.status == 0, "swift build: \(build.output.suffix(3000))")
+        let binary = scratch.appendingPathComponent("debug/MyHost").path
+        let run = try await onThread { try Self.run(binary, [Binaries.plugin], in: host, limit: .seconds(120)) }
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("upload: upload run 1: connecting"), "\(run.output)")
+        #expect(run.output.contains("launched 1, completed 1, active task none, pending requests 0"), "\(run.output)")
+        let usage = try await onThread { try Self.run(binary, [], in: host, limit: .seconds(60)) }
+        #expect(usage.status == 64 && usage.output.contains("usage: MyHost"))
     }
 
     @Test func exampleRunsAgainstThePlugin() async throws {

@@ -17,6 +17,8 @@ public enum PluginMain {
     public static func run(arguments: [String], environment: [String: String] = PluginMain.environment) -> Never {
         // A closed stdout must end the process through EPIPE, not kill it with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        PluginSignals.install()
+        returnLargeBuffersToTheSystem()
         let options: PluginOptions
         do {
             switch try PluginOptions.parse(arguments, environment: environment) {
@@ -46,6 +48,22 @@ public enum PluginMain {
             usageError(error.description)
         }
         PluginRuntime(engine: engine, realClock: options.clock == .real).run()
+    }
+
+    /// Blocks of 128 KiB and more (the input buffer of a frame near the 1 MiB limit, a
+    /// large batch reply) are mapped on their own and unmapped when freed. glibc's default
+    /// raises that threshold to the largest block freed so far, after which such blocks
+    /// come from the heap and stay resident when freed: each of the first few 1 MiB frames
+    /// left the plugin's RSS 1 to 2 MiB higher for the rest of its life, which `plugin-host
+    /// soak` read as growth (`docs/benchmarks.md`, "Memory after a large frame").
+    /// (`mallopt` is not in the Glibc module: it is looked up by name.)
+    private static func returnLargeBuffersToTheSystem() {
+        #if canImport(Glibc)
+            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+            let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD in <malloc.h>
+            guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "mallopt") else { return }
+            _ = unsafeBitCast(symbol, to: Mallopt.self)(mmapThreshold, 128 << 10)
+        #endif
     }
 
     private static func usageError(_ message: String) -> Never {

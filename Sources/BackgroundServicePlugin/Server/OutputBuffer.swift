@@ -61,13 +61,13 @@ final class OutputBuffer {
         }
     }
 
-    /// Writes a batch reply (a JSON array of responses).
-    func write(batch responses: [Response]) {
+    /// Writes a batch reply (a JSON array of responses), from its responses serialized.
+    func write(batch responses: [[UInt8]]) {
         frame { out in
             out.append(UInt8(ascii: "["))
             for (i, r) in responses.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                MessageWriter.append(r, to: &out)
+                out.append(contentsOf: r)
             }
             out.append(UInt8(ascii: "]"))
         }

@@ -157,11 +157,13 @@ public final class PluginEngine {
             // Through the weak handle: a batch held open by a pending `waitForCancel`
             // may settle while the engine is being released (see `makeRoute`).
             let weakEngine = self.engineHandle
-            let reply = BatchReply { responses in
-                guard let engine = weakEngine.engine else { return }
-                engine.output.write(
-                    batch: engine.options.faults.contains(.batchReversed) ? responses.reversed() : responses)
-            }
+            let reply = BatchReply(
+                write: { responses in
+                    guard let engine = weakEngine.engine else { return }
+                    engine.output.write(
+                        batch: engine.options.faults.contains(.batchReversed) ? responses.reversed() : responses)
+                },
+                writeError: { error in weakEngine.engine?.output.write(id: .null, .failure(error)) })
             // Under `--dispatch tauri` the batch's jobs are in progress at once (`Dispatcher`).
             dispatcher.batch {
                 for message in messages { handle(message, batch: reply) }

@@ -23,6 +23,11 @@ enum BenchCommand {
         is printed as a ratio to both floors, with the targets.
         Build with -c release for meaningful figures.
 
+        Every reply is checked: a frame that is not the answer expected (an event nobody
+        asked for, an unknown id, a second answer, a line that is not JSON) stops the run,
+        and so does a block that takes longer than --timeout. Each stage says on stderr
+        what it measures, and how long it took.
+
         options:
           --plugin PATH        plugin binary (default: background-service-plugin beside plugin-host)
           --c-floor PATH       the C floor's program (default: bench-floor beside plugin-host)
@@ -34,9 +39,20 @@ enum BenchCommand {
           --fuzz-seconds S     how long to measure fuzzing (default 10; 0 skips it)
           --system-seconds S   how long to play realistic device days at the system level
                                under --os ios, for each of the plugin binary and the
-                               built-in engine with 1 and 2 jobs (default 10; 0 skips it)
-          --quick              small counts, for a smoke test (figures are not meaningful)
+                               built-in engine with 1 and 2 jobs (default 10; 0 skips it);
+                               a case started before the time is up is played to its end
+                               (7 days; 1 with --quick)
+          --timeout SECONDS    the longest one measured block may wait for the plugin: a
+                               block of round trips or pipelined lines, one startup,
+                               100,000 invokes of the memory figure (default 30)
+          --quick              small counts and 1-day cases, for a smoke test of a few
+                               seconds (figures are not meaningful)
           --help               this text
+
+        exit status: 0 measured; 1 the C floor or a setting is missing; 2 the plugin did not
+        start (its stderr is shown); 3 the plugin broke the transport (a reply that is not the
+        one expected, silence past --timeout, flooding, a frame over 16 MiB, an exit mid-run);
+        64 usage error
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -44,9 +60,11 @@ enum BenchCommand {
         var settings: BenchRunner.Settings
         var fuzzSeconds = 10.0
         var systemSeconds = 10.0
+        var days = 7
         do throws(Arguments.UsageError) {
             args = try Arguments(
-                arguments, options: ["--plugin", "--c-floor", "--calls", "--fuzz-seconds", "--system-seconds"],
+                arguments,
+                options: ["--plugin", "--c-floor", "--calls", "--fuzz-seconds", "--system-seconds", "--timeout"],
                 flags: ["--help", "--pin", "--free", "--json", "--quick"])
             if args.has("--help") {
                 print(usage)
@@ -66,6 +84,7 @@ enum BenchCommand {
                 settings.memoryInvokes = [1_000, 10_000]
                 fuzzSeconds = 1
                 systemSeconds = 1
+                days = 1
             }
             settings.calls = try args.int("--calls", default: settings.calls, range: 100...10_000_000)
             guard !(args.has("--pin") && args.has("--free")) else {
@@ -75,6 +94,8 @@ enum BenchCommand {
                 args.has("--pin") ? .pinned : args.has("--free") || ProcReader.cpuCount < 2 ? .free : .split
             fuzzSeconds = try args.double("--fuzz-seconds", default: fuzzSeconds, range: 0...3600)
             systemSeconds = try args.double("--system-seconds", default: systemSeconds, range: 0...3600)
+            let timeout = try args.double("--timeout", default: 30, range: 0.1...86_400)
+            settings.timeout = .milliseconds(Int((timeout * 1000).rounded()))
         } catch {
             return HostCLI.usageError(error.description, usage: usage)
         }
@@ -92,27 +113,59 @@ enum BenchCommand {
             settings.placement = .free
         }
         let runner = BenchRunner(settings: settings)
-        do {
-            func step(_ what: String) { HostCLI.diagnose("bench: \(what)") }
-            step("floors (C and Swift echo) and sequential invokes, interleaved")
+        let stages = BenchStages { HostCLI.diagnose($0) }
+        do throws(HostError) {
+            var report = try measure(runner, stages: stages, fuzzSeconds: fuzzSeconds)
+            if systemSeconds > 0 {
+                _ = ProcReader.allowAllCPUs()
+                report.simulatedTime = systemLevel(
+                    plugin: settings.plugin, seconds: systemSeconds, days: days, stages: stages)
+            }
+            if args.has("--json") { Console.json(report.json) } else { Console.out(report.text) }
+            reportStderr(runner.stderr)
+            return ExitCode.ok
+        } catch {
+            // Whatever the plugin did, nothing it started is left behind.
+            PluginProcess.killAllStarted()
+            let waiting = error.code == .timedOut ? "" : " (waiting for \(runner.waiting.current))"
+            HostCLI.diagnose("bench", "while measuring \(stages.current)\(waiting): \(error.description)")
+            // A plugin that did not start has had its stderr shown with the error.
+            if error.code != .launchFailed { reportStderr(runner.stderr) }
+            return ExitCode.status(for: error)
+        }
+    }
+
+    /// Every stage up to the plugin-level fuzzing, each announced and timed on stderr.
+    static func measure(_ runner: BenchRunner, stages: BenchStages, fuzzSeconds: Double) throws(HostError)
+        -> BenchReport
+    {
+        let settings = runner.settings
+        let (sequential, pipelined) = try stages.run(
+            "floors (C and Swift echo) and sequential invokes, then pipelined, interleaved"
+        ) { () throws(HostError) in
             let subjects = try runner.startSubjects()
+            var failed = true
+            defer { subjects.close(failed: failed) }
             let sequential = try runner.sequential(subjects)
-            step("floors and invokes pipelined, interleaved")
             var pipelined: [BenchRunner.Pipelined] = []
             for window in [1, 16, 256] {
                 let total = window == 1 ? min(settings.pipelined, settings.calls) : settings.pipelined
                 pipelined.append(try runner.pipelined(subjects, window: window, total: total))
             }
-            subjects.close()
-            step("async API")
-            let asyncCall = try runner.asyncInvoke()
-            step("startup")
-            let startup = try runner.startup()
-            step("memory")
-            let memory = try runner.memory()
-            var fuzz: (Double, Int, Int)?
-            if fuzzSeconds > 0 {
-                step("plugin-level fuzzing for \(fuzzSeconds) s")
+            failed = false
+            return (sequential, pipelined)
+        }
+        let asyncCall = try stages.run("async API (\(settings.calls / 4) round trips)") { () throws(HostError) in
+            try runner.asyncInvoke()
+        }
+        let startup = try stages.run("startup (\(settings.startups) starts)") { () throws(HostError) in
+            try runner.startup()
+        }
+        let counts = settings.memoryInvokes.sorted().map { OutputMeter.count($0) }.joined(separator: " and ")
+        let memory = try stages.run("memory after \(counts) invokes") { () throws(HostError) in try runner.memory() }
+        var fuzz: (Double, Int, Int)?
+        if fuzzSeconds > 0 {
+            fuzz = try stages.run("plugin-level fuzzing for \(fuzzSeconds) s, 2 jobs") { () throws(HostError) in
                 // Fuzzing runs two jobs on both CPUs, wherever the scheduler puts them.
                 _ = ProcReader.allowAllCPUs()
                 let fuzzer = PluginFuzzer(
@@ -121,22 +174,28 @@ enum BenchCommand {
                         runs: nil, seconds: fuzzSeconds, maxSteps: 30, jobs: 2),
                     progress: FuzzProgress(quiet: true))
                 let started = Date()
-                _ = try fuzzer.run()
-                fuzz = (Date().timeIntervalSince(started), 2, fuzzer.totals.steps)
+                do {
+                    _ = try fuzzer.run()
+                } catch {
+                    throw HostError.protocolError("plugin-level fuzzing: \(error)")
+                }
+                return (Date().timeIntervalSince(started), 2, fuzzer.totals.steps)
             }
-            var report = BenchReport(
-                placement: settings.placement, build: BuildInfo.configuration, sequential: sequential,
-                asyncCall: asyncCall, pipelined: pipelined, startup: startup, memory: memory, fuzz: fuzz)
-            if systemSeconds > 0 {
-                _ = ProcReader.allowAllCPUs()
-                report.simulatedTime = systemLevel(plugin: settings.plugin, seconds: systemSeconds, step: step)
-            }
-            print(args.has("--json") ? report.json.description : report.text)
-            return 0
-        } catch {
-            HostCLI.diagnose("bench: \(error)")
-            return 1
         }
+        return BenchReport(
+            placement: settings.placement, build: BuildInfo.configuration, sequential: sequential,
+            asyncCall: asyncCall, pipelined: pipelined, startup: startup, memory: memory, fuzz: fuzz)
+    }
+}
+
+extension BenchCommand {
+    /// What the plugins wrote on stderr (not shown as it came): how much, and its first line.
+    static func reportStderr(_ stderr: PluginStderr) {
+        guard stderr.count > 0, let first = stderr.lines.first else { return }
+        HostCLI.diagnose(
+            "bench",
+            "the plugins wrote \(OutputMeter.count(stderr.count)) line(s) on stderr, not shown; the first: "
+                + TerminalText.oneLine(first, limit: 200))
     }
 }
 
@@ -144,16 +203,20 @@ enum BenchCommand {
 extension BenchCommand {
     /// Plays realistic device days (`DeviceDays`) under `--os ios` for `seconds` each through
     /// the plugin binary and the built-in engine, with 1 and 2 jobs.
-    static func systemLevel(plugin: String, seconds: Double, step: (String) -> Void) -> [SimulatedTimeFigure] {
+    static func systemLevel(plugin: String, seconds: Double, days: Int, stages: BenchStages) -> [SimulatedTimeFigure] {
         let arguments = ["--profile", "seed", "--clock", "virtual", "--os", "ios", "--os-seed", "1"]
         var figures: [SimulatedTimeFigure] = []
         for (name, path) in [("process", plugin), ("builtin", PluginLocator.builtin)] {
             for jobs in [1, 2] {
-                step("system level under --os ios, realistic device days: \(name), \(jobs) job(s), \(seconds) s")
-                let speed = SystemFuzzer.measureDeviceDays(
-                    .init(
-                        plugin: PluginLocator.launcher(path, arguments: arguments), behaviour: .seed, seed: 1,
-                        runs: nil, seconds: seconds, maxSteps: 0, jobs: jobs, os: .ios))
+                let what =
+                    "system level under --os ios, realistic device days: \(name), \(jobs) job(s), cases of "
+                    + "\(days) day\(days == 1 ? "" : "s") started for \(seconds) s, each played to its end"
+                let speed = stages.run(what) {
+                    SystemFuzzer.measureDeviceDays(
+                        .init(
+                            plugin: PluginLocator.launcher(path, arguments: arguments), behaviour: .seed, seed: 1,
+                            runs: nil, seconds: seconds, maxSteps: 0, jobs: jobs, os: .ios), days: days)
+                }
                 figures.append(
                     SimulatedTimeFigure(
                         plugin: name, jobs: jobs, seconds: speed.seconds, cases: speed.cases, steps: speed.steps,

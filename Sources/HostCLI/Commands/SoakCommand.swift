@@ -35,11 +35,21 @@ enum SoakCommand {
           --seed N               fuzz seed (default 1)
           --fault-trials N       trials per fault kind (default 20; 0 skips them)
           --fault-budget-ms X    promised latency: p99 above it fails the soak (default 100)
+          --timeout SECONDS      the longest the soak waits for any one answer: the first, a
+                                 barrier, the oldest invoke in flight (default 60)
           --json                 print the report as JSON
           --help                 this text
 
+        Every answer is checked. A plugin that answers a request twice or with an id
+        nobody sent, writes a frame that is not JSON-RPC or over 16 MiB, writes 100,000
+        events without an answer between them, goes silent past --timeout or exits is
+        stopped at once, and the soak fails without judging it. Its events are not kept,
+        its stderr is counted, not shown (the first lines are, if it does not start).
+
         Progress goes to stderr, the report to stdout.
-        exit status: 0 within limits, 1 growth, leaks, wrong answers, faults over budget or errors, 64 usage error
+        exit status: 0 within limits; 1 growth, leaks, wrong answers, faults over budget or
+        errors; 2 the plugin did not start (its stderr is shown); 3 the plugin broke the
+        transport; 64 usage error
         """
 
     /// The settings, `--json`, and whether `--plugin` was given; nil for `--help`.
@@ -51,7 +61,7 @@ enum SoakCommand {
             options: [
                 "--plugin", "--invokes", "--fuzz-cases", "--rounds", "--warmup-rounds", "--growth-limit-kb", "--window",
                 "--seed",
-                "--fault-trials", "--fault-budget-ms",
+                "--fault-trials", "--fault-budget-ms", "--timeout",
             ],
             flags: ["--help", "--json"])
         if args.has("--help") { return nil }
@@ -79,6 +89,8 @@ enum SoakCommand {
         s.seed = try args.uint64("--seed") ?? 1
         s.faultTrials = try args.int("--fault-trials", default: 20, range: 0...100_000)
         s.faultBudgetMs = try args.double("--fault-budget-ms", default: 100, range: 0.001...3_600_000)
+        let timeout = try args.double("--timeout", default: 60, range: 0.1...86_400)
+        s.timeout = .milliseconds(Int((timeout * 1000).rounded()))
         s.pluginArguments = args.passthrough
         return (s, args.has("--json"), args.value("--plugin") != nil)
     }
@@ -107,10 +119,21 @@ enum SoakCommand {
         let runner = SoakRunner(settings: settings, progress: { HostCLI.diagnose($0) })
         let report = runner.run()
         let verdict = SoakRunner.judge(report, settings)
-        print(
+        if let failure = report.pluginFailure {
+            HostCLI.diagnose(
+                "soak",
+                failure.kind == .didNotStart
+                    ? "the plugin did not start: \(failure.detail)"
+                    : "the plugin broke the transport: \(failure.detail)")
+        }
+        Console.out(
             json
                 ? SoakRunner.jsonReport(report, settings, verdict: verdict)
                 : SoakRunner.textReport(report, settings, verdict: verdict))
-        return verdict.isEmpty ? 0 : 1
+        switch report.pluginFailure?.kind {
+        case .didNotStart?: return ExitCode.pluginDidNotStart
+        case .brokeTransport?: return ExitCode.pluginMisbehaved
+        case nil: return verdict.isEmpty ? ExitCode.ok : ExitCode.failed
+        }
     }
 }

@@ -3,7 +3,10 @@
 /// Header names are case-insensitive; `Content-Type` and unknown headers are
 /// accepted and ignored; header lines may end in `\r\n` or `\n`. A header block
 /// without a usable `Content-Length` is reported as
-/// ``FramingError/malformedHeader(_:)`` and skipped up to its blank line; a
+/// ``FramingError/malformedHeader(_:)`` and skipped up to its blank line; a line that
+/// is not `Name: value` at all (a JSON line where a header was expected, text typed by
+/// hand) is reported as soon as its `\n` arrives, with the block so far, since the
+/// blank line may never come; a
 /// declared length above `maxFrameBytes` is reported as
 /// ``FramingError/oversized(length:limit:)`` and that many body bytes are
 /// discarded as they arrive, never buffered whole.
@@ -96,7 +99,7 @@ public struct LSPFrameDecoder: Sendable {
                 guard skipHeaderLines(midLine: midLine) else { return nil }
                 state = .header
             case .header:
-                guard let (lines, blockEnd, contentLength) = takeHeaderBlock() else {
+                guard let (lines, blockEnd, contentLength) = try takeHeaderBlock() else {
                     // Incomplete: its content is at least what is here, but for a
                     // possible `\r` of the blank line still arriving.
                     if buffer.count - 1 > LSPFrameDecoder.maxHeaderBytes {
@@ -143,13 +146,21 @@ public struct LSPFrameDecoder: Sendable {
     /// Finds a complete header block: its non-empty lines, the absolute index just
     /// past its terminating blank line, and the length of its content (the bytes
     /// before the blank line). Nil when the blank line has not arrived; the search
-    /// resumes where it stopped when more bytes come.
-    private mutating func takeHeaderBlock() -> ([ArraySlice<UInt8>], Int, Int)? {
+    /// resumes where it stopped when more bytes come. A line that is not a header line
+    /// is thrown as soon as it is complete, consumed with the lines before it.
+    private mutating func takeHeaderBlock() throws(FramingError) -> ([ArraySlice<UInt8>], Int, Int)? {
         while let newline = buffer.firstIndex(of: 0x0A, from: max(searchFrom, lineStart)) {
             var lineEnd = newline
             if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
             if lineEnd == lineStart {
                 return (headerLines(upTo: lineStart), newline + 1, lineStart - buffer.start)
+            }
+            let line = buffer.slice(lineStart, lineEnd)
+            if !LSPFrameDecoder.isHeaderLine(line) {
+                let text = String(decoding: line.prefix(40), as: UTF8.self)
+                consume(newline + 1 - buffer.start)
+                throw FramingError.malformedHeader(
+                    "not a header line (\"Name: value\"): \"\(text)\"\(line.count > 40 ? "..." : "")")
             }
             lineStart = newline + 1
             searchFrom = lineStart
@@ -214,6 +225,23 @@ public struct LSPFrameDecoder: Sendable {
         }
         guard let length else { throw FramingError.malformedHeader("no Content-Length header") }
         return length
+    }
+
+    /// Whether a line has the shape of a header: a name of token characters (RFC 9110),
+    /// spaces or tabs allowed around it, then `:`.
+    static func isHeaderLine(_ line: ArraySlice<UInt8>) -> Bool {
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        let name = trim(line[line.startIndex..<colon])
+        return !name.isEmpty && name.allSatisfy(isTokenCharacter)
+    }
+
+    private static func isTokenCharacter(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "a")...UInt8(ascii: "z"):
+            true
+        default: Array("!#$%&'*+-.^_`|~".utf8).contains(b)
+        }
     }
 
     private static func trim(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {

@@ -92,6 +92,8 @@ struct StreamEnd: Sendable, CustomStringConvertible {
     static let pending = HandWrittenCorpus.pending
     static let lspPending = "Content-Length: \(pending.utf8.count)\r\n\r\n" + pending
     static let midFrame = "input ended mid-frame"
+    /// A line that is not an LSP header, answered when it ends, not at end of input (issue 26).
+    static let notAHeader = "bad LSP header: not a header line"
 
     static let cases: [StreamEnd] = [
         StreamEnd(
@@ -133,12 +135,12 @@ struct StreamEnd: Sendable, CustomStringConvertible {
         StreamEnd(name: "half a byte order mark", input: [0xEF, 0xBB], replies: [.parseError()], stderr: midFrame),
         StreamEnd(
             name: "two byte order marks", input: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array((pending + "\n").utf8),
-            replies: [.parseError()], stderr: midFrame),
+            replies: [.parseError()], stderr: notAHeader),
         StreamEnd(name: "no input at all", input: [], replies: []),
         StreamEnd(name: "whitespace only", input: Array(" \r\n\t\n\n".utf8), replies: []),
         StreamEnd(
             name: "garbage, auto-detected as lsp, no blank line", input: Array("hello world\n".utf8),
-            replies: [.parseError()], stderr: midFrame),
+            replies: [.parseError()], stderr: notAHeader),
         StreamEnd(
             name: "garbage, auto-detected as lsp, with a blank line", input: Array("hello world\r\n\r\n".utf8),
             replies: [.parseError()]),
@@ -157,7 +159,7 @@ struct StreamEnd: Sendable, CustomStringConvertible {
             replies: []),
         StreamEnd(
             name: "--framing lsp given ndjson", input: Array((pending + "\n").utf8), replies: [.parseError()],
-            stderr: midFrame,
+            stderr: notAHeader,
             arguments: ["--framing", "lsp"]),
         StreamEnd(
             name: "--framing ndjson given lsp", input: Array(lspPending.utf8),
