@@ -110,7 +110,8 @@ enum HostilePeerMatrix {
     /// The package's root (for the committed traces).
     static let root: String = {
         var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/", !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+        while url.path != "/", !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path)
+        {
             url.deleteLastPathComponent()
         }
         return url.path

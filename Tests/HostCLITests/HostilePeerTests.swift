@@ -27,7 +27,8 @@ struct HostilePeerTests {
         let outcome = HostileRun.run(
             cell.subcommand.arguments(Binaries.hostilePlugin, scratch.path), mode: cell.mode,
             environment: ["HOSTILE_SECONDS": "1"], hangLimit: Self.hangLimit)
-        let said = "\(cell): exit \(outcome.status) in \(outcome.seconds) s\nstderr: \(outcome.stderr.text.suffix(2000))"
+        let said =
+            "\(cell): exit \(outcome.status) in \(outcome.seconds) s\nstderr: \(outcome.stderr.text.suffix(2000))"
         #expect(!outcome.hung, "\(said)")
         #expect(outcome.status == cell.expected, "\(said)\nstdout: \(outcome.stdout.text.suffix(1500))")
         #expect(outcome.leftovers.isEmpty, "\(cell): processes left alive: \(outcome.leftovers)")
@@ -59,10 +60,10 @@ struct HostilePeerTests {
         let row =
             "| \(cell.subcommand.name) | \(cell.mode) | \(o.status) | \(String(format: "%.1f", o.seconds)) | "
             + "\(o.peakKB >> 10) | \(message.replacingOccurrences(of: "|", with: "\\|")) |\n"
-        let handle = FileHandle(forWritingAtPath: path) ?? {
-            FileManager.default.createFile(atPath: path, contents: nil)
-            return FileHandle(forWritingAtPath: path)!
-        }()
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
+        guard let handle = FileHandle(forWritingAtPath: path) else { return }
         handle.seekToEndOfFile()
         handle.write(Data(row.utf8))
         try? handle.close()

@@ -13,7 +13,7 @@ import Synchronization
 /// `plugin-host conformance`: runs the catalogue against a plugin binary.
 enum ConformanceCommand {
     private static let l = PluginUnderTest.defaultLimits
-    private typealias limit = OutputMeter
+    private typealias Limit = OutputMeter
     static let usage = """
         usage: plugin-host conformance [options] [-- plugin-args...]
 
@@ -42,9 +42,9 @@ enum ConformanceCommand {
 
         Arguments after -- are added to every plugin command line. First the plugin is
         started once and sent one request: one that does not start is reported once,
-        with its stderr. In a check, the suite holds at most one frame of \(limit.size(l.maxFrameBytes)),
-        \(limit.count(l.maxUnpromptedFrames)) frames or \(limit.size(l.maxUnpromptedBytes)) written \
-        without a request, \(limit.count(l.maxHeldFrames)) frames or \(limit.size(l.maxHeldBytes)) in all:
+        with its stderr. In a check, the suite holds at most one frame of \(Limit.size(l.maxFrameBytes)),
+        \(Limit.count(l.maxUnpromptedFrames)) frames or \(Limit.size(l.maxUnpromptedBytes)) written \
+        without a request, \(Limit.count(l.maxHeldFrames)) frames or \(Limit.size(l.maxHeldBytes)) in all:
         past that the check fails as flooding and the plugin is stopped. Progress goes to
         stderr, terminal or not. Exit status: 0 when no check fails (skipped and xfail do
         not fail), 1 when any fails or is stale, 2 when the plugin does not start, 3 when
