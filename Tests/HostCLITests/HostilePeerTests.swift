@@ -38,7 +38,7 @@ struct HostilePeerTests {
             #expect(raw.isEmpty, "\(cell): \(name) holds raw \(raw.map { String($0.value, radix: 16) })")
         }
         if outcome.status == 2 || outcome.status == 3 {
-            #expect(outcome.stderr.text.contains("plugin-host"), "\(cell): a failure says so on stderr\n\(said)")
+            #expect(!Self.message(outcome).isEmpty, "\(cell): a failure says what happened\n\(said)")
         }
         if let table = Self.table { Self.append(cell, outcome, to: table) }
     }
@@ -51,11 +51,17 @@ struct HostilePeerTests {
 
         """
 
-    /// One Markdown row: subcommand, mode, status, seconds, peak MiB, and the first line
-    /// the host wrote on stderr about the plugin.
+    /// What the host said about the run: the demo's and explain's verdict line, else its
+    /// last diagnostic on stderr (`plugin-host SUBCOMMAND: ...`).
+    static func message(_ o: HostileRun.Outcome) -> String {
+        let verdict = o.stdout.text.split(separator: "\n").last { $0.hasPrefix("verdict:") }
+        let diagnostic = o.stderr.text.split(separator: "\n").last { $0.hasPrefix("plugin-host") }
+        return (verdict ?? diagnostic).map(String.init) ?? ""
+    }
+
+    /// One Markdown row: subcommand, mode, status, seconds, peak MiB, and ``message(_:)``.
     static func append(_ cell: HostilePeerMatrix.Cell, _ o: HostileRun.Outcome, to path: String) {
-        let line =
-            o.stderr.text.split(separator: "\n").first { $0.hasPrefix("plugin-host") }.map(String.init) ?? ""
+        let line = message(o)
         let message = line.count > 140 ? String(line.prefix(140)) + "…" : line
         let row =
             "| \(cell.subcommand.name) | \(cell.mode) | \(o.status) | \(String(format: "%.1f", o.seconds)) | "
