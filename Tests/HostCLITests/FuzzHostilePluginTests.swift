@@ -13,13 +13,14 @@ struct FuzzHostilePluginTests {
     static func fuzz(
         _ mode: String, _ arguments: [String], out: String? = nil
     ) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let marker = UUID().uuidString
+        let tag = TaggedProcesses()
+        let marker = tag.value
         let dir = out ?? FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-\(marker)").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let r = try await runHost(
             ["fuzz", "--plugin", Binaries.hostilePlugin, "--out", dir] + arguments,
-            env: ["HOSTILE_MODE": mode, "FUZZ_TEST_MARKER": marker])
-        #expect(ProcessMarker.running(marker).isEmpty, "\(mode): processes left: \(ProcessMarker.running(marker))")
+            env: tag.environment(["HOSTILE_MODE": mode]))
+        #expect(tag.leftBehind().isEmpty, "\(mode): processes left: \(tag.leftBehind())")
         if r.status != 1 { #expect(!FileManager.default.fileExists(atPath: dir), "\(mode): a trace was written") }
         #expect(!r.stdout.contains("no findings"), "\(mode): \(r.stdout)")
         return r
@@ -85,13 +86,14 @@ struct FuzzHostilePluginTests {
     /// A plugin that serves normally while flooding stderr: its stderr is not held, the
     /// run ends with no finding.
     @Test func aStderrFloodIsNotAFailure() async throws {
-        let marker = UUID().uuidString
+        let tag = TaggedProcesses()
+        let marker = tag.value
         let r = try await runHost(
             ["fuzz", "--plugin", Binaries.hostilePlugin, "--runs", "20", "--out", "/tmp/never-\(marker)"],
-            env: ["HOSTILE_MODE": "stderr-flood", "FUZZ_TEST_MARKER": marker])
+            env: tag.environment(["HOSTILE_MODE": "stderr-flood"]))
         #expect(r.status == 0, "\(r.status) \(r.stderr)")
         #expect(r.stdout.contains("no findings"))
-        #expect(ProcessMarker.running(marker).isEmpty)
+        #expect(tag.leftBehind().isEmpty)
     }
 
     /// `--out` is checked before the run: a regular file, or a path under one, is a usage
@@ -106,19 +108,6 @@ struct FuzzHostilePluginTests {
             #expect(r.status == 64, "\(out): \(r.status) \(r.stderr)")
             #expect(r.stderr.contains("--out: "), "\(r.stderr)")
             #expect(!r.stderr.contains("licence"), "the plugin was started: \(r.stderr)")
-        }
-    }
-}
-
-/// Processes of this user that carry a marker in their environment (what a test's
-/// plugin and everything it forked inherit).
-enum ProcessMarker {
-    static func running(_ marker: String) -> [Int32] {
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        let needle = Data("FUZZ_TEST_MARKER=\(marker)".utf8)
-        return entries.compactMap(Int32.init).filter { pid in
-            guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
-            return environ.range(of: needle) != nil
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HostProtocol
 import HostTestSupport
 import Testing
 
@@ -10,13 +11,12 @@ enum HostileRuns {
     /// fresh tag; returns the result and the processes still alive with that tag.
     static func run(
         _ arguments: [String], mode: String?, env: [String: String] = [:], input: String? = nil
-    ) async throws -> (status: Int32, stdout: String, stderr: String, leftBehind: [Int32]) {
-        let tag = UUID().uuidString
-        var environment = env
-        environment["PLUGIN_HOST_TEST_TAG"] = tag
+    ) async throws -> (status: Int32, stdout: String, stderr: String, leftBehind: [String]) {
+        let tag = TaggedProcesses()
+        var environment = tag.environment(env)
         if let mode { environment["HOSTILE_MODE"] = mode }
         let r = try await runProgram(Binaries.host, arguments, env: environment, input: input)
-        return (r.status, r.stdout, r.stderr, alive(tagged: tag))
+        return (r.status, r.stdout, r.stderr, tag.leftBehind())
     }
 
     /// `--timeout` for a mode: 1 s where the plugin never answers (so that the test ends
@@ -29,26 +29,9 @@ enum HostileRuns {
     /// `--plugin PATH` for the hostile plugin.
     static var plugin: [String] { ["--plugin", Binaries.hostilePlugin] }
 
-    /// Processes (not zombies) whose environment holds `PLUGIN_HOST_TEST_TAG=tag`.
-    static func alive(tagged tag: String) -> [Int32] {
-        let needle = Array("PLUGIN_HOST_TEST_TAG=\(tag)".utf8)
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.compactMap(Int32.init).filter { pid in
-            guard let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = status.lastIndex(of: ")"),
-                status[status.index(close, offsetBy: 2)] != "Z",
-                let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
-            else { return false }
-            return environ.split(separator: 0).contains { Array($0) == needle }
-        }
-    }
-
     /// Whether `text` holds a scalar a terminal would obey: ESC, BEL, C1 (CSI), a bidi override.
     static func hasRawControls(_ text: String) -> Bool {
-        text.unicodeScalars.contains { s in
-            (s.value < 0x20 && s != "\n" && s != "\t") || (0x7F...0x9F).contains(s.value)
-                || (0x202A...0x202E).contains(s.value) || (0x2066...0x2069).contains(s.value)
-        }
+        text.unicodeScalars.contains { TerminalText.isUnsafe($0) && $0 != "\n" && $0 != "\t" }
     }
 
     /// The last line of `text`.

@@ -113,13 +113,13 @@ struct ReplayTraceTests {
     func hostilePluginsAreReportedAsSuch(mode: String, status: Int32, message: String) async throws {
         let path = try Self.file(Self.header + "\n" + #"{"send":\#(Self.ask),"actual":[\#(Self.answer)]}"#)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let marker = UUID().uuidString
+        let tag = TaggedProcesses()
         let r = try await runHost(
             ["replay", path, "--plugin", Binaries.hostilePlugin] + (mode == "silent" ? ["--timeout", "1"] : []),
-            env: ["HOSTILE_MODE": mode, "FUZZ_TEST_MARKER": marker])
+            env: tag.environment(["HOSTILE_MODE": mode]))
         #expect(r.status == status, "\(mode): \(r.status) \(r.stderr)")
         #expect(r.stderr.contains(message), "\(mode): \(r.stderr)")
         #expect(!r.stdout.contains("identical") && !r.stdout.contains("different"), "\(mode): \(r.stdout)")
-        #expect(ProcessMarker.running(marker).isEmpty)
+        #expect(tag.leftBehind().isEmpty)
     }
 }

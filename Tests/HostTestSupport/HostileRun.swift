@@ -7,9 +7,9 @@ import Synchronization
 /// alive once the host has exited. For the hostile-peer suite (`HostilePeerTests`,
 /// `scripts/hostile-peers.sh`).
 ///
-/// Every process of the run carries a marker in its environment (`HOSTILE_RUN`), which
-/// is how leftovers are found (`/proc/PID/environ`): the host, the hostile proxy, the
-/// real plugin behind it and anything they started.
+/// Every process of the run carries a tag in its environment (``TaggedProcesses``), which
+/// is how leftovers are found: the host, the hostile proxy, the real plugin behind it and
+/// anything they started.
 package struct HostileRun: Sendable {
     /// What was seen.
     package struct Outcome: Sendable {
@@ -42,11 +42,10 @@ package struct HostileRun: Sendable {
     package static func run(
         _ arguments: [String], mode: String, environment: [String: String] = [:], hangLimit: Duration = .seconds(120)
     ) -> Outcome {
-        let marker = "hostile-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        let tag = TaggedProcesses()
         var env = ProcessInfo.processInfo.environment
         env["HOSTILE_MODE"] = mode
-        env["HOSTILE_RUN"] = marker
-        for (k, v) in environment { env[k] = v }
+        for (k, v) in tag.environment(environment) { env[k] = v }
         var out: [Int32] = [-1, -1]
         var err: [Int32] = [-1, -1]
         guard pipe(&out) == 0, pipe(&err) == 0 else { fatalError("pipe: \(errno)") }
@@ -87,26 +86,12 @@ package struct HostileRun: Sendable {
         let seconds =
             Double((ContinuousClock.now - start).components.attoseconds) / 1e18
             + Double((ContinuousClock.now - start).components.seconds)
-        let leftovers = processes(marked: marker)
+        let leftovers = tag.running()
         for p in leftovers { kill(p, SIGKILL) }
         let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return Outcome(
             status: code, seconds: seconds, peakKB: usage.ru_maxrss, stdout: stdout.finish(), stderr: stderr.finish(),
             leftovers: leftovers, hung: hung.withLock { $0 })
-    }
-
-    /// Live (not zombie) processes whose environment holds `HOSTILE_RUN=marker`.
-    static func processes(marked marker: String) -> [Int32] {
-        let needle = Array("HOSTILE_RUN=\(marker)".utf8)
-        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
-        return pids.filter { pid in
-            guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ"),
-                let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")"),
-                stat[stat.index(after: close)...].split(separator: " ").first != "Z"
-            else { return false }
-            return environ.split(separator: 0).contains { Array($0) == needle }
-        }
     }
 }
 

@@ -13,18 +13,21 @@ import Foundation
 /// let r = try await runHost(["bench", ...], env: tag.environment(["HOSTILE_MODE": "silent"]))
 /// #expect(tag.leftBehind().isEmpty)
 /// ```
-struct TaggedProcesses {
+package struct TaggedProcesses: Sendable {
     /// The variable and its value, unique to this instance.
-    let name = "PLUGIN_TEST_TAG"
-    let value = UUID().uuidString
+    package let name = "PLUGIN_TEST_TAG"
+    package let value = UUID().uuidString
+
+    /// A fresh tag.
+    package init() {}
 
     /// `extra` with the tag added.
-    func environment(_ extra: [String: String]) -> [String: String] {
+    package func environment(_ extra: [String: String]) -> [String: String] {
         extra.merging([name: value]) { a, _ in a }
     }
 
     /// The ids of the live processes that carry the tag (zombies have no environment).
-    func running() -> [Int32] {
+    package func running() -> [Int32] {
         let needle = Array("\(name)=\(value)".utf8)
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int32.init).filter { pid in
@@ -36,7 +39,7 @@ struct TaggedProcesses {
     /// The tagged processes still running after each has been given `grace` to end (a
     /// plugin's own child sees the end of its input only once the plugin has gone). The
     /// wait blocks on a pidfd (`pidfd_open`, then `poll`), it does not poll with sleeps.
-    func leftBehind(grace: Duration = .seconds(5)) -> [String] {
+    package func leftBehind(grace: Duration = .seconds(5)) -> [String] {
         for pid in running() { Self.waitForEnd(pid, within: grace) }
         return running().map { pid in
             let command = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline").map {
