@@ -65,39 +65,15 @@ package func runHost(_ arguments: [String], env: [String: String] = [:]) async t
 }
 
 /// Runs a built program with arguments, extra environment variables and `input` on
-/// its stdin (closed at once when nil); returns its status and output.
+/// its stdin (closed at once when nil); returns its status and output (``ProgramRun``).
 package func runProgram(
     _ path: String, _ arguments: [String], env: [String: String] = [:], input: String? = nil
 ) async throws -> (status: Int32, stdout: String, stderr: String) {
     try await onThread {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        let stdin = Pipe()
-        p.standardInput = stdin
         var environment = ProcessInfo.processInfo.environment
         for (k, v) in env { environment[k] = v }
-        p.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-        try stdin.fileHandleForWriting.close()
-        let errData = Box(Data())
-        let errDone = DispatchSemaphore(value: 0)
-        let reader = Thread {
-            errData.set(err.fileHandleForReading.readDataToEndOfFile())
-            errDone.signal()
-        }
-        reader.start()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        errDone.wait()
-        return (
-            p.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: errData.get, as: UTF8.self)
-        )
+        let r = ProgramRun.run(path, arguments, environment: environment, input: Array((input ?? "").utf8))
+        return (r.status, r.stdout.text, r.stderr.text)
     }
 }
 
