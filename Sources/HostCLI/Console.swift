@@ -16,6 +16,12 @@ enum Console {
         print(TerminalText.json(value.description))
     }
 
+    /// JSON text already written (a report built as text) on stdout, made safe as
+    /// ``json(_:)`` makes a value.
+    static func jsonText(_ text: String) {
+        print(TerminalText.json(text))
+    }
+
     /// A line on stderr, made safe the same way.
     static func err(_ line: String) {
         FileHandle.standardError.write(Data((TerminalText.safe(line) + "\n").utf8))

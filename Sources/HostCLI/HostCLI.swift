@@ -40,6 +40,8 @@ public enum HostCLI {
     /// Runs a command line (without the program name); returns the exit status.
     public static func main(_ arguments: [String]) -> Int32 {
         stopPluginsOnSignals()
+        adoptOrphans()
+        defer { killOrphans() }
         guard let sub = arguments.first else {
             return usageError("missing subcommand", usage: usage)
         }
@@ -76,7 +78,7 @@ public enum HostCLI {
     static func stopAfterCheckingArguments(_ subcommand: String) -> Int32? {
         guard checkArgumentsOnly else { return nil }
         diagnose("plugin-host \(subcommand): arguments and inputs checked (PLUGIN_HOST_CHECK_ARGS is set; not run)")
-        return 0
+        return ExitCode.ok
     }
 
     /// A usage error, on stderr: one line `plugin-host SUBCOMMAND: MESSAGE` and where the
@@ -87,7 +89,7 @@ public enum HostCLI {
         let sub = subcommand(ofUsage: usage)
         diagnose(sub ?? "", message)
         diagnose("see `plugin-host\(sub.map { " " + $0 } ?? "") --help`")
-        return 64
+        return ExitCode.usage
     }
 
     /// `demo` for `usage: plugin-host demo [options]`; nil for the top-level usage.
@@ -99,7 +101,8 @@ public enum HostCLI {
 
     /// The plugin cannot be started: a path given with `--plugin` that names no
     /// executable (an empty path, a directory, a missing or non-executable file) is a
-    /// usage error (64); the default one not built yet is a failure (1), with how to build it.
+    /// usage error (64); the default one not built yet is one that did not start (2), with
+    /// how to build it.
     static func pluginMissing(_ subcommand: String, path: String, explicit: Bool, usage: String) -> Int32 {
         if explicit {
             if path.isEmpty { return usageError("--plugin: an empty path names no plugin", usage: usage) }
@@ -110,7 +113,7 @@ public enum HostCLI {
             return usageError("--plugin: no executable plugin at \(path)", usage: usage)
         }
         diagnose(subcommand, "no executable plugin at \(path) (build it first: swift build, or pass --plugin PATH)")
-        return 1
+        return ExitCode.pluginDidNotStart
     }
 
     /// A line on stderr, as `plugin-host SUBCOMMAND: MESSAGE` (`plugin-host: MESSAGE`

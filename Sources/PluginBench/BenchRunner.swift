@@ -235,14 +235,3 @@ package struct BenchRunner {
         return out
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    package var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-
-    /// The duration for a `DispatchTime` deadline.
-    package var dispatchInterval: DispatchTimeInterval {
-        .nanoseconds(
-            Int(min(Double(Int.max / 2), Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9)))
-    }
-}

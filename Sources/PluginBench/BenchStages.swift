@@ -24,7 +24,7 @@ package final class BenchStages {
         let start = ContinuousClock.now
         let result = try body()
         let took = ContinuousClock.now - start
-        let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) / 1e18
+        let seconds = took.seconds
         say(String(format: "bench:   took %.2f s", seconds))
         return result
     }

@@ -64,8 +64,3 @@ package struct ConformanceProgress: Sendable {
             + "\(counts[.skipped, default: 0]) skipped"
     }
 }
-
-extension Duration {
-    /// The duration in seconds.
-    fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

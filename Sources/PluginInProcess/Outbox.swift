@@ -55,7 +55,7 @@ final class Outbox: @unchecked Sendable {
 
     /// Waits up to `timeout` for the output to end; its status, or nil.
     func waitForEnd(timeout: Duration) -> ExitStatus? {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let seconds = timeout.seconds
         let deadline = Date().addingTimeInterval(seconds)
         condition.lock()
         defer { condition.unlock() }

@@ -5,11 +5,11 @@ import Foundation
 /// (`docs/reliability.md`, "Hostile peers"). `HostilePeerTests` runs it; CI runs the
 /// cells of ``ciModes``, `scripts/hostile-peers.sh` all of them and prints the table.
 enum HostilePeerMatrix {
-    /// One subcommand, as a user would run it against a plugin at `plugin`, with short
-    /// timeouts so that a silent plugin ends each run in seconds.
+    /// One subcommand, as a user would run it against a plugin at `plugin`, with the
+    /// mode's `--timeout`.
     struct Subcommand: Sendable {
         let name: String
-        let arguments: @Sendable (_ plugin: String, _ scratch: String) -> [String]
+        let arguments: @Sendable (_ plugin: String, _ scratch: String, _ timeout: String) -> [String]
         /// The status for a mode that breaks nothing the subcommand looks at.
         var benign: Int32 = 0
     }
@@ -22,38 +22,43 @@ enum HostilePeerMatrix {
         var description: String { "\(subcommand.name) × \(mode)" }
     }
 
-    static let timeout = "2"
+    /// `--timeout` for a mode: 2 s where the plugin never answers (so that the run ends in
+    /// seconds), 60 s elsewhere (a hang-catcher: a flood is stopped by its bound, and a run
+    /// that should pass must not time out on a loaded machine).
+    static func timeout(for mode: String) -> String {
+        ["silent", "unknown-ids", "fork-holds-stdout", "setsid-holds-stdout"].contains(mode) ? "2" : "60"
+    }
 
     /// Every cell (`HOSTILE_FULL` set), or the CI set.
     static let full = ProcessInfo.processInfo.environment["HOSTILE_FULL"] != nil
 
     static let subcommands: [Subcommand] = [
-        Subcommand(name: "demo") { p, _ in ["demo", "--plugin", p, "--timeout", timeout] },
-        Subcommand(name: "explain") { p, scratch in
+        Subcommand(name: "demo") { p, _, timeout in ["demo", "--plugin", p, "--timeout", timeout] },
+        Subcommand(name: "explain") { p, scratch, timeout in
             ["explain", "--plugin", p, "--timeout", timeout, "--quiet", "--script", scratch + "/session.txt"]
         },
-        Subcommand(name: "conformance") { p, _ in
+        Subcommand(name: "conformance") { p, _, timeout in
             ["conformance", "--plugin", p, "--timeout", timeout, "--profile", "seed", "--filter", "invoke.*"]
         },
-        Subcommand(name: "fuzz") { p, scratch in
+        Subcommand(name: "fuzz") { p, scratch, timeout in
             ["fuzz", "--plugin", p, "--time", "2", "--timeout", timeout, "--seed", "1", "--out", scratch + "/out"]
         },
-        Subcommand(name: "fuzz --level system") { p, scratch in
+        Subcommand(name: "fuzz --level system") { p, scratch, timeout in
             [
                 "fuzz", "--level", "system", "--profile", "strict", "--plugin", p, "--time", "2", "--timeout",
                 timeout, "--seed", "1", "--out", scratch + "/out",
             ]
         },
-        Subcommand(name: "replay") { p, _ in
+        Subcommand(name: "replay") { p, _, timeout in
             ["replay", root + "/docs/findings/seed-d5-refresh.jsonl", "--plugin", p, "--timeout", timeout]
         },
-        Subcommand(name: "bench") { p, _ in
+        Subcommand(name: "bench") { p, _, timeout in
             [
                 "bench", "--plugin", p, "--quick", "--timeout", timeout, "--calls", "200", "--fuzz-seconds", "0",
                 "--system-seconds", "0",
             ]
         },
-        Subcommand(name: "soak") { p, _ in
+        Subcommand(name: "soak") { p, _, timeout in
             [
                 "soak", "--plugin", p, "--timeout", timeout, "--invokes", "2000", "--fuzz-cases", "200", "--rounds",
                 "2", "--warmup-rounds", "1", "--fault-trials", "0", "--growth-limit-kb", "65536",
@@ -64,19 +69,20 @@ enum HostilePeerMatrix {
     /// Every mode of `hostile-plugin`.
     static let modes = [
         "flood", "flood-at-start", "silent", "slow-start", "start-fail", "exit-mid-frame", "answer-twice",
-        "unknown-ids", "answer-notifications", "huge-line", "stderr-flood", "fork-holds-stdout", "escapes", "garbage",
+        "unknown-ids", "answer-notifications", "huge-line", "stderr-flood", "fork-holds-stdout", "setsid-holds-stdout",
+        "escapes", "garbage",
     ]
 
     /// The modes CI runs against every subcommand (the subcommands' own tests cover the
     /// rest mode by mode; `scripts/hostile-peers.sh` runs them all here).
-    static let ciModes: Set<String> = ["flood", "silent", "start-fail", "fork-holds-stdout", "escapes"]
+    static let ciModes: Set<String> = ["flood", "silent", "start-fail", "setsid-holds-stdout", "escapes"]
 
     /// The status a subcommand must end with against a mode.
     static func expected(_ sub: String, _ mode: String) -> Int32 {
         switch mode {
         case "start-fail": return 2
         case "flood", "flood-at-start", "silent", "exit-mid-frame", "unknown-ids", "huge-line",
-            "fork-holds-stdout":
+            "fork-holds-stdout", "setsid-holds-stdout":
             return 3
         case "slow-start", "stderr-flood": return 0
         case "answer-twice", "garbage":

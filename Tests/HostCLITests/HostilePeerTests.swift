@@ -25,7 +25,8 @@ struct HostilePeerTests {
         defer { try? FileManager.default.removeItem(at: scratch) }
         try Data(Self.session.utf8).write(to: scratch.appendingPathComponent("session.txt"))
         let outcome = HostileRun.run(
-            cell.subcommand.arguments(Binaries.hostilePlugin, scratch.path), mode: cell.mode,
+            cell.subcommand.arguments(
+                Binaries.hostilePlugin, scratch.path, HostilePeerMatrix.timeout(for: cell.mode)), mode: cell.mode,
             environment: ["HOSTILE_SECONDS": "1"], hangLimit: Self.hangLimit)
         let said =
             "\(cell): exit \(outcome.status) in \(outcome.seconds) s\nstderr: \(outcome.stderr.text.suffix(2000))"

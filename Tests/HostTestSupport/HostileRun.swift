@@ -38,7 +38,9 @@ package struct HostileRun: Sendable {
         env["HOSTILE_MODE"] = mode
         for (k, v) in tag.environment(environment) { env[k] = v }
         let run = ProgramRun.run(Binaries.host, arguments, environment: env, keep: 16 << 10, hangLimit: hangLimit)
-        let leftovers = tag.running()
+        // A process outside the host's reach ends on its own once its input ends (the real
+        // plugin behind the hostile proxy): each gets a moment to.
+        let leftovers = tag.leftBehind(grace: .seconds(5)).compactMap { Int32($0.prefix { $0 != " " }) }
         for p in leftovers { kill(p, SIGKILL) }
         return Outcome(
             status: run.status, seconds: run.seconds, peakKB: run.peakKB, stdout: run.stdout, stderr: run.stderr,

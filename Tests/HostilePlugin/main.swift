@@ -8,6 +8,7 @@
 //   flood                 after the first reply, valid events in a loop, for ever
 //   flood-at-start        the same from the start, before anything is asked
 //   silent                never writes; reads its input to the end, then hangs
+//   deaf                  never reads its input nor writes: a host's writes block
 //   slow-start            waits $HOSTILE_SECONDS (default 5) before serving
 //   start-fail            a message on stderr, exit 1
 //   exit-mid-frame        after the first reply, half a frame, then exit 3
@@ -18,6 +19,8 @@
 //   stderr-flood          serves normally and writes stderr lines in a loop
 //   fork-holds-stdout     after the first reply, starts a child that holds stdout
 //                         open and sleeps, then exits 0
+//   setsid-holds-stdout   the same with a child in a session of its own (setsid), out
+//                         of reach of a kill of the plugin's process group
 //   escapes               terminal escape sequences and bidi overrides in error
 //                         messages, and an event whose method is made of them
 //   garbage               a line that is not JSON after every reply
@@ -34,7 +37,13 @@ let mode = ProcessInfo.processInfo.environment["HOSTILE_MODE"] ?? "flood"
 let arguments = Array(CommandLine.arguments.dropFirst())
 let out = FileHandle.standardOutput
 
+/// Frames go out whole: two threads write (the input thread answers notifications), and a
+/// pipe write over PIPE_BUF is not atomic.
+let writing = NSLock()
+
 func write(_ bytes: [UInt8]) {
+    writing.lock()
+    defer { writing.unlock() }
     bytes.withUnsafeBytes { raw in
         var offset = 0
         while offset < raw.count {
@@ -64,6 +73,8 @@ case "start-fail":
     exit(1)
 case "silent":
     while FileHandle.standardInput.availableData.count > 0 {}
+    while true { sleep(1_000) }
+case "deaf":
     while true { sleep(1_000) }
 case "flood-at-start":
     floodForever()
@@ -178,11 +189,14 @@ while true {
             let chunk = [UInt8](repeating: 0x61, count: 1 << 16)
             write(Array(#"{"id":99,"jsonrpc":"2.0","result":""#.utf8))
             while true { write(chunk) }
-        case "fork-holds-stdout":
-            // posix_spawn keeps the holder in this process's group (and its stdout).
+        case "fork-holds-stdout", "setsid-holds-stdout":
+            // posix_spawn keeps the holder in this process's group (and its stdout);
+            // setsid(1) moves it to a session of its own.
+            let command =
+                mode == "fork-holds-stdout" ? ["/bin/sleep", "100000"] : ["/usr/bin/setsid", "sleep", "100000"]
             var pid: pid_t = 0
-            let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("100000"), nil]
-            _ = posix_spawn(&pid, "/bin/sleep", nil, nil, argv, environ)
+            let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+            _ = posix_spawn(&pid, command[0], nil, nil, argv, environ)
             exit(0)
         default: break
         }

@@ -67,8 +67,8 @@ enum BenchCommand {
                 options: ["--plugin", "--c-floor", "--calls", "--fuzz-seconds", "--system-seconds", "--timeout"],
                 flags: ["--help", "--pin", "--free", "--json", "--quick"])
             if args.has("--help") {
-                print(usage)
-                return 0
+                Console.out(usage)
+                return ExitCode.ok
             }
             guard args.positional.isEmpty else {
                 throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"")
@@ -99,13 +99,16 @@ enum BenchCommand {
         } catch {
             return HostCLI.usageError(error.description, usage: usage)
         }
-        guard FileManager.default.isExecutableFile(atPath: settings.plugin) else {
-            HostCLI.diagnose("bench: no executable plugin at \(settings.plugin)")
-            return 1
+        guard PluginLocator.isAvailable(settings.plugin), settings.plugin != PluginLocator.builtin else {
+            return HostCLI.pluginMissing(
+                "bench", path: settings.plugin, explicit: args.value("--plugin") != nil, usage: usage)
         }
-        guard FileManager.default.isExecutableFile(atPath: settings.cFloor) else {
-            HostCLI.diagnose("bench: no executable C floor at \(settings.cFloor) (swift build builds bench-floor)")
-            return 1
+        guard PluginLocator.isAvailable(settings.cFloor), settings.cFloor != PluginLocator.builtin else {
+            if args.value("--c-floor") != nil {
+                return HostCLI.usageError("--c-floor: no executable C floor at \(settings.cFloor)", usage: usage)
+            }
+            HostCLI.diagnose("bench", "no executable C floor at \(settings.cFloor) (swift build builds bench-floor)")
+            return ExitCode.failed
         }
         if let checked = HostCLI.stopAfterCheckingArguments("bench") { return checked }
         if settings.placement != .free, !ProcReader.pinToCPU(0) {
@@ -176,6 +179,8 @@ enum BenchCommand {
                 let started = Date()
                 do {
                     _ = try fuzzer.run()
+                } catch let failure as PluginFailure where failure.kind == .didNotStart {
+                    throw HostError.launchFailed("plugin-level fuzzing: \(failure)")
                 } catch {
                     throw HostError.protocolError("plugin-level fuzzing: \(error)")
                 }

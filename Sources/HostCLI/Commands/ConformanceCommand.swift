@@ -109,7 +109,7 @@ enum ConformanceCommand {
                 usage: usage)
         }
         let pluginPath = PluginLocator.resolve(args.value("--plugin"))
-        guard FileManager.default.isExecutableFile(atPath: pluginPath) else {
+        guard PluginLocator.isAvailable(pluginPath), pluginPath != PluginLocator.builtin else {
             return HostCLI.pluginMissing(
                 "conformance", path: pluginPath, explicit: args.value("--plugin") != nil, usage: usage)
         }

@@ -102,13 +102,13 @@ enum SoakCommand {
         do throws(Arguments.UsageError) {
             guard let parsed = try parse(arguments) else {
                 print(usage)
-                return 0
+                return ExitCode.ok
             }
             (settings, json, pluginGiven) = parsed
         } catch {
             return HostCLI.usageError(error.description, usage: usage)
         }
-        guard FileManager.default.isExecutableFile(atPath: settings.plugin) else {
+        guard PluginLocator.isAvailable(settings.plugin), settings.plugin != PluginLocator.builtin else {
             return HostCLI.pluginMissing("soak", path: settings.plugin, explicit: pluginGiven, usage: usage)
         }
         if let checked = HostCLI.stopAfterCheckingArguments("soak") { return checked }
@@ -126,10 +126,12 @@ enum SoakCommand {
                     ? "the plugin did not start: \(failure.detail)"
                     : "the plugin broke the transport: \(failure.detail)")
         }
-        Console.out(
-            json
-                ? SoakRunner.jsonReport(report, settings, verdict: verdict)
-                : SoakRunner.textReport(report, settings, verdict: verdict))
+        // JSON goes through Console's JSON escaping (the same value, no raw C1 or bidi).
+        if json {
+            Console.jsonText(SoakRunner.jsonReport(report, settings, verdict: verdict))
+        } else {
+            Console.out(SoakRunner.textReport(report, settings, verdict: verdict))
+        }
         switch report.pluginFailure?.kind {
         case .didNotStart?: return ExitCode.pluginDidNotStart
         case .brokeTransport?: return ExitCode.pluginMisbehaved

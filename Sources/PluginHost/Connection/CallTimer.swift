@@ -10,7 +10,7 @@ final class CallTimer: Sendable {
     private nonisolated(unsafe) let source: DispatchSourceTimer
 
     init(after timeout: Duration, _ handler: @escaping @Sendable (Double) -> Void) {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let seconds = timeout.seconds
         source = DispatchSource.makeTimerSource(queue: .global())
         source.setEventHandler { handler(seconds) }
         source.schedule(deadline: .now() + seconds)
@@ -26,16 +26,27 @@ final class CallTimer: Sendable {
     func cancel() { source.cancel() }
 }
 
-/// Where a call's timer lives: armed after the request is written, unless the call
-/// has completed by then; released when it completes.
+/// Where a call's timer lives: armed before the request is written, unless the call
+/// has completed by then; released when it completes. It knows whether the request is
+/// still being written when the time is up (the plugin does not read: the caller then
+/// stops it).
 final class TimeoutSlot: Sendable {
-    private let state = Mutex<(finished: Bool, timer: CallTimer?)>((false, nil))
+    private let state = Mutex<(finished: Bool, timer: CallTimer?, writing: Bool)>((false, nil, false))
 
-    func arm(after timeout: Duration, _ handler: @escaping @Sendable (Double) -> Void) {
+    /// Arms the timer; `handler` gets the timeout in seconds and whether the write was
+    /// still in progress.
+    func arm(after timeout: Duration, _ handler: @escaping @Sendable (Double, Bool) -> Void) {
         state.withLock { s in
-            if !s.finished { s.timer = CallTimer(after: timeout, handler) }
+            if !s.finished {
+                s.timer = CallTimer(after: timeout) { [self] seconds in
+                    handler(seconds, state.withLock { $0.writing })
+                }
+            }
         }
     }
+
+    /// Marks the request's write as started or ended.
+    func writing(_ on: Bool) { state.withLock { $0.writing = on } }
 
     func finish() {
         let timer = state.withLock { s -> CallTimer? in

@@ -25,8 +25,10 @@ public final class DirectConnection {
     private var nextID = 0
     private var out: [UInt8] = []
     private var events: [RPCNotification] = []
-    /// Responses that arrived while waiting for another one.
-    private var early: [RequestID: Response] = [:]
+    /// The bytes of the frames ``events`` holds.
+    private var eventBytes = 0
+    /// Responses that arrived while waiting for another one, with their frames' sizes.
+    private var early: [RequestID: (response: Response, bytes: Int)] = [:]
     /// What ``events`` and ``early`` hold.
     private var held: OutputMeter
     /// How long a call waits for its answer before the plugin is stopped; nil waits
@@ -126,27 +128,33 @@ public final class DirectConnection {
     /// Reads until the response to `id`, waiting at most ``timeout``; keeps events
     /// and other responses (within ``limits``).
     public func response(to id: RequestID, method: String = "a call") throws(HostError) -> Response {
-        if !early.isEmpty, let r = early.removeValue(forKey: id) {
-            held = OutputMeter(frames: limits.maxHeldFrames, bytes: limits.maxHeldBytes)
-            return r
+        try withDeadline(timeout, waitingFor: method) { () throws(HostError) -> Response in
+            try readResponse(to: id, method: method)
         }
-        return try withDeadline(timeout, waitingFor: method) { () throws(HostError) -> Response in
-            while true {
-                let frame = try nextFrame()
-                switch Envelope.parse(frame) {
-                case .single(.response(let r)):
-                    if r.id == id { return r }
-                    early[r.id] = r
-                case .single(.notification(let n)):
-                    events.append(n)
-                default:
-                    throw HostError.protocolError(
-                        "unexpected frame: \(TerminalText.oneLine(String(decoding: frame.prefix(200), as: UTF8.self)))")
-                }
-                if let over = held.add(bytes: frame.count) {
-                    transport.terminate()
-                    throw HostError.flooding("\(over) of events and responses held while waiting for \(method)")
-                }
+    }
+
+    /// ``response(to:method:)`` without a deadline of its own.
+    private func readResponse(to id: RequestID, method: String) throws(HostError) -> Response {
+        if !early.isEmpty, let r = early.removeValue(forKey: id) {
+            held.remove(bytes: r.bytes)
+            return r.response
+        }
+        while true {
+            let frame = try nextFrame()
+            switch Envelope.parse(frame) {
+            case .single(.response(let r)):
+                if r.id == id { return r }
+                early[r.id] = (r, frame.count)
+            case .single(.notification(let n)):
+                events.append(n)
+                eventBytes += frame.count
+            default:
+                throw HostError.protocolError(
+                    "unexpected frame: \(TerminalText.oneLine(String(decoding: frame.prefix(200), as: UTF8.self)))")
+            }
+            if let over = held.add(bytes: frame.count) {
+                transport.terminate()
+                throw HostError.flooding("\(over) of events and responses held while waiting for \(method)")
             }
         }
     }
@@ -169,11 +177,15 @@ public final class DirectConnection {
         return try result.get()
     }
 
-    /// A blocking call: writes the request (and anything queued) and reads its answer.
+    /// A blocking call: writes the request (and anything queued) and reads its answer,
+    /// within ``timeout`` for both (a plugin that stops reading is stopped too).
     public func call(method: String, params: JSONValue?) throws(HostError) -> JSONValue {
         let id = send(method: method, params: params)
-        try flush()
-        return try response(to: id, method: method).outcome.mapError(HostError.init).get()
+        let reply = try withDeadline(timeout, waitingFor: method) { () throws(HostError) -> Response in
+            try flush()
+            return try readResponse(to: id, method: method)
+        }
+        return try reply.outcome.mapError(HostError.init).get()
     }
 
     /// A typed blocking call.
@@ -184,8 +196,9 @@ public final class DirectConnection {
     /// Events read so far (and forgets them).
     public func takeEvents() -> [RPCNotification] {
         defer {
+            held.remove(frames: events.count, bytes: eventBytes)
             events.removeAll()
-            held = OutputMeter(frames: limits.maxHeldFrames, bytes: limits.maxHeldBytes)
+            eventBytes = 0
         }
         return events
     }

@@ -66,7 +66,7 @@ extension PluginConnection {
                 })
             else { return (nil, nil) }
             options.tap?(.sentRequest(call.request))
-            return (call, write(call.body))
+            return (call, write(call.body, advancing: call.request.method == OSAdvanceTime.name))
         }
         if let call, let error { pending.abandon(call.request.id, with: error) }
         return call != nil

@@ -72,7 +72,7 @@ extension PluginConnection {
         MessageWriter.appendNotification(method: method, params: params, to: &body)
         let error: HostError? = writer.withLock { _ in
             options.tap?(.sentNotification(RPCNotification(method: method, params: params)))
-            return write(body)
+            return write(body, advancing: method == OSAdvanceTime.name)
         }
         if let error { throw error }
     }
@@ -114,11 +114,12 @@ extension PluginConnection {
             let run = completion
             completion = { result in handoff(id) { run(result) } }
         }
-        // The timeout is a timer source, started once the request is written and
-        // cancelled when the call completes. (It was an `asyncAfter`, which keeps every
-        // call's closure alive until its deadline even when the answer came long before:
-        // a host making 30,000 calls a second with a 60 s timeout held 1.8 million of
-        // them. Found by `plugin-host soak`.)
+        // The timeout is a timer source, started before the request is written (a plugin
+        // that stops reading cannot hold the call past it: a write still blocked then stops
+        // the plugin) and cancelled when the call completes. (It was an `asyncAfter`, which
+        // keeps every call's closure alive until its deadline even when the answer came
+        // long before: a host making 30,000 calls a second with a 60 s timeout held 1.8
+        // million of them. Found by `plugin-host soak`.)
         let slot = timeout.map { _ in TimeoutSlot() }
         if let slot {
             let run = completion
@@ -138,40 +139,53 @@ extension PluginConnection {
             held.withLock { $0 = HeldCall(request: request, body: body, meets: meets) }
             return
         }
+        if let slot, let timeout {
+            slot.arm(after: timeout) { [pending, transport] seconds, writing in
+                pending.abandon(id, with: .timedOut(method: method, seconds: seconds))
+                if writing { transport.terminate() }
+            }
+        }
+        slot?.writing(true)
         let error: HostError? = writer.withLock { _ in
             // A held call goes out with the request it waits for, as one batch (`+Batching`).
             if let call = takeHeld(joining: method) {
                 options.tap?(.sentRequest(call.request))
                 options.tap?(.sentRequest(request))
-                return write(HeldCall.batch(call.body, body))
+                return write(
+                    HeldCall.batch(call.body, body),
+                    advancing: method == OSAdvanceTime.name || call.request.method == OSAdvanceTime.name)
             }
             options.tap?(.sentRequest(request))
-            return write(body)
+            return write(body, advancing: method == OSAdvanceTime.name)
         }
-        if let error {
-            pending.abandon(id, with: error)
-            return
-        }
-        if let slot, let timeout {
-            slot.arm(after: timeout) { [pending] seconds in
-                pending.abandon(id, with: .timedOut(method: method, seconds: seconds))
-            }
-        }
+        slot?.writing(false)
+        if let error { pending.abandon(id, with: error) }
     }
 
     /// Writes bytes as they are (already framed: several frames, or deliberately broken
     /// ones), in order with the calls; their answers, if any, only reach the tap.
     public func sendRaw(_ bytes: [UInt8]) throws(HostError) {
-        let error: HostError? = writer.withLock { _ in write(framed: bytes) }
+        let advancing = bytes.count < 1 << 20 && String(decoding: bytes, as: UTF8.self).contains(OSAdvanceTime.name)
+        let error: HostError? = writer.withLock { _ in write(framed: bytes, advancing: advancing) }
         if let error { throw error }
     }
 
-    func write(_ body: [UInt8]) -> HostError? {
-        write(framed: FrameEncoder.frame(body, framing: transport.framing))
+    /// Frames and writes a body; `advancing` when it holds an `os/advanceTime` (the plugin
+    /// may then write more before the host writes again: ``PeerLimits/maxUnpromptedFramesAfterAdvance``).
+    func write(_ body: [UInt8], advancing: Bool = false) -> HostError? {
+        write(framed: FrameEncoder.frame(body, framing: transport.framing), advancing: advancing)
     }
 
-    private func write(framed bytes: [UInt8]) -> HostError? {
-        unprompted.withLock { $0?.reset() }
+    private func write(framed bytes: [UInt8], advancing: Bool) -> HostError? {
+        let limits = options.limits
+        unprompted.withLock { meter in
+            guard meter != nil else { return }  // flooded: nothing more is read
+            meter =
+                advancing
+                ? OutputMeter(
+                    frames: limits.maxUnpromptedFramesAfterAdvance, bytes: limits.maxUnpromptedBytesAfterAdvance)
+                : OutputMeter(frames: limits.maxUnpromptedFrames, bytes: limits.maxUnpromptedBytes)
+        }
         do {
             try transport.send(bytes)
             return nil

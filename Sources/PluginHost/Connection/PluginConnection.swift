@@ -39,6 +39,9 @@ public final class PluginConnection: Sendable {
         /// plugin that passes them as flooding; `.bufferingNewest(0)` keeps none (a
         /// host that reads events from the tap only); a counted policy keeps what it says.
         public var notificationBuffer: AsyncStream<RPCNotification>.Continuation.BufferingPolicy
+        /// Sees the size of every frame read, before it is parsed (for a reader above the
+        /// connection that keeps what it reads, and bounds it in bytes).
+        package var frameBytes: (@Sendable (Int) -> Void)?
         /// What the connection holds from the plugin and how much it may write unasked
         /// (``PeerLimits``); past a bound every pending call fails with
         /// ``HostError/Code/flooding`` and the plugin is stopped.
@@ -144,16 +147,14 @@ public final class PluginConnection: Sendable {
     // MARK: - Reading
 
     private func received(_ frame: ArraySlice<UInt8>) {
-        // nil: flooded already, the rest is not read; "": within bounds; else the figures.
-        let over: String? = unprompted.withLock { meter in
-            guard meter != nil else { return nil }
-            return meter!.add(bytes: frame.count) ?? ""
-        }
-        guard let over else { return }
-        guard over.isEmpty else {
-            flooded("\(over) written without a request from the host")
+        switch unprompted.withLock({ Bound.count(frame.count, in: &$0) }) {
+        case .stopped: return  // flooded already: the rest is not read
+        case .passed(let figures):
+            flooded("\(figures) written without a request from the host")
             return
+        case .within: break
         }
+        options.frameBytes?(frame.count)
         switch Envelope.parse(frame) {
         case .single(.response(let response)):
             deliver(response)
@@ -201,6 +202,22 @@ public final class PluginConnection: Sendable {
         transport.terminate()
     }
 
+    /// Where a frame stands against the unprompted bound.
+    private enum Bound {
+        /// Within the bound.
+        case within
+        /// Past it, with the figures.
+        case passed(String)
+        /// The plugin flooded already: nothing more is read.
+        case stopped
+
+        /// Counts a frame of `bytes` in `meter` (nil once the plugin has flooded).
+        static func count(_ bytes: Int, in meter: inout OutputMeter?) -> Bound {
+            guard meter != nil else { return .stopped }
+            return meter!.add(bytes: bytes).map(Bound.passed) ?? .within
+        }
+    }
+
     /// For a reader above the connection that holds what it reads (a timeline) and has
     /// passed its bound: the plugin is stopped as flooding, as if the connection had
     /// held it (`figures` says what and how much).
@@ -235,7 +252,14 @@ public final class PluginConnection: Sendable {
     @discardableResult
     public func close(grace: Duration = .seconds(2)) -> ExitStatus {
         let status = transport.close(grace: grace)
-        if readerDone.wait(timeout: .now() + .seconds(5)) == .success { readerDone.signal() }
+        // The output ends with the plugin, unless something it started elsewhere holds it:
+        // then the reader is stopped (``PluginTransport/terminate()`` ends its wait).
+        var ended = readerDone.wait(timeout: .now() + .seconds(2)) == .success
+        if !ended {
+            transport.terminate()
+            ended = readerDone.wait(timeout: .now() + .seconds(5)) == .success
+        }
+        if ended { readerDone.signal() }  // let later closes through
         pending.failAll(.closed)
         return status
     }

@@ -21,6 +21,11 @@ extension PluginProcess {
                     let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
                     if n < 0 {
                         if errno == EINTR { continue }
+                        // The pipe is full: wait until the plugin reads, or is stopped.
+                        if errno == EAGAIN {
+                            if wake.wait(fd, for: POLLOUT) { continue }
+                            return EPIPE
+                        }
                         return errno
                     }
                     offset += n
@@ -35,12 +40,13 @@ extension PluginProcess {
         throw .ioFailure("cannot write to the plugin: \(String(cString: strerror(failure)))")
     }
 
-    /// Blocks in `read(2)` on the plugin's stdout; 0 once it has ended (the pipe is then closed).
+    /// Waits for the plugin's stdout (or for ``terminate()``) and reads it; 0 once it has
+    /// ended or the plugin was stopped (the pipe is then closed).
     public func receive(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         let fd = output.load(ordering: .acquiring)
         guard fd >= 0 else { return 0 }
         while true {
-            let n = read(fd, buffer.baseAddress, buffer.count)
+            let n = wake.wait(fd, for: POLLIN) ? read(fd, buffer.baseAddress, buffer.count) : 0
             if n > 0 { return n }
             if n < 0, errno == EINTR { continue }
             // The end of the output (a read error ends it too).
@@ -72,12 +78,14 @@ extension PluginProcess {
         if fd >= 0 { Glibc.close(fd) }
     }
 
-    /// The one stderr loop: a thread forwards the plugin's stderr line by line with
+    /// The one stderr loop (which ``WakePipe`` ends when the plugin is stopped and
+    /// something else keeps its stderr open): a thread forwards the plugin's stderr line by line with
     /// `prefix` (a line longer than 8 KiB in pieces), each line made safe for a
     /// terminal (`TerminalText.oneLine`: a plugin's escape sequences and bidirectional
     /// overrides are shown, not obeyed), and signals `done` at its end.
     static func forwardStderr(
-        _ fd: Int32, prefix: String, to handler: @escaping @Sendable (String) -> Void, done: DispatchSemaphore
+        _ fd: Int32, prefix: String, to handler: @escaping @Sendable (String) -> Void, wake: WakePipe,
+        done: DispatchSemaphore
     ) {
         let thread = Thread {
             var pending: [UInt8] = []
@@ -103,7 +111,7 @@ extension PluginProcess {
                 }
                 pending.removeSubrange(..<start)
             }
-            while true {
+            while wake.wait(fd, for: POLLIN) {
                 let n = read(fd, buffer.baseAddress, capacity)
                 if n < 0, errno == EINTR { continue }
                 if n <= 0 { break }

@@ -61,6 +61,8 @@ public final class PluginProcess: PluginTransport {
     /// Read end of the child's stdout (-1 once closed).
     let output: Atomic<Int32>
     private let reaper: Reaper
+    /// Ends every wait on the pipes once the plugin is stopped (``terminate()``).
+    let wake: WakePipe
     /// Signalled once the stderr loop has forwarded everything and ended.
     let stderrDone = DispatchSemaphore(value: 0)
 
@@ -83,15 +85,18 @@ public final class PluginProcess: PluginTransport {
         }
         var environment = ProcessInfo.processInfo.environment
         for (k, v) in options.environment { environment[k] = v }
+        wake = try WakePipe()
         let pipes = try PluginProcess.spawn(
             path: options.executable, arguments: options.arguments, environment: environment)
         self.options = options
         pid = pipes.pid
         input = Mutex(pipes.stdin)
         output = Atomic(pipes.stdout)
-        reaper = Reaper(pid: pipes.pid)
+        _ = fcntl(pipes.stdin, F_SETFL, fcntl(pipes.stdin, F_GETFL) | O_NONBLOCK)
         PluginProcess.live.withLock { _ = $0.insert(pipes.pid) }
-        PluginProcess.forwardStderr(pipes.stderr, prefix: options.stderrPrefix, to: stderrLine, done: stderrDone)
+        reaper = Reaper(pid: pipes.pid)
+        PluginProcess.forwardStderr(
+            pipes.stderr, prefix: options.stderrPrefix, to: stderrLine, wake: wake, done: stderrDone)
     }
 
     /// How it ended, or nil while it runs.
@@ -105,14 +110,18 @@ public final class PluginProcess: PluginTransport {
         if reaper.status == nil { _ = sendSignal(pid, signal) }
     }
 
-    /// Kills the plugin and everything it forked (its process group) with SIGKILL
+    /// Kills the plugin and everything it forked (its process group) with SIGKILL, and
+    /// ends every wait on its pipes, even one a process outside the group keeps open
     /// (``close(grace:)`` reaps it).
-    public func terminate() { killGroup() }
+    public func terminate() {
+        if reaper.status == nil { killGroup() }
+        wake.signal()
+    }
 
     /// SIGKILL to the plugin's process group: the plugin and whatever it started that
     /// is still in its group (a forked child holding its stdout open). Only while the
-    /// plugin is unreaped or just reaped by ``close(grace:)``, when its group id cannot
-    /// have been reused.
+    /// plugin is unreaped (callers check) or just reaped by ``close(grace:)``, when its
+    /// group id cannot have been reused.
     private func killGroup() {
         _ = sendSignal(-pid, SIGKILL)
     }
@@ -134,8 +143,13 @@ public final class PluginProcess: PluginTransport {
         // outlives the plugin holding its pipes.
         killGroup()
         PluginProcess.live.withLock { _ = $0.remove(pid) }
-        // A grandchild could keep stderr open: wait for its end a little, not forever.
-        if stderrDone.wait(timeout: .now() + .seconds(2)) == .success { stderrDone.signal() }
+        // A process outside the group could keep stderr open: wait for its end a little,
+        // then end the loop.
+        if stderrDone.wait(timeout: .now() + .seconds(2)) == .success {
+            stderrDone.signal()
+        } else {
+            wake.signal()
+        }
         return status
     }
 
@@ -144,6 +158,7 @@ public final class PluginProcess: PluginTransport {
             closeInput()
             killGroup()
         }
+        wake.signal()
         PluginProcess.live.withLock { _ = $0.remove(pid) }
         let fd = output.exchange(-1, ordering: .acquiringAndReleasing)
         if fd >= 0 { Glibc.close(fd) }
@@ -154,9 +169,10 @@ extension PluginProcess {
     /// The process groups of the plugins started and not yet closed.
     static let live = Mutex<Set<pid_t>>([])
 
-    /// Kills every plugin this process started and has not closed, with everything they
+    /// Kills every plugin this process started that has not ended, with everything they
     /// forked: for a host that is itself being stopped (SIGINT, SIGTERM), so that no
-    /// plugin outlives it. Safe to call from any thread.
+    /// plugin outlives it. Safe to call from any thread. (A plugin leaves this set when it
+    /// is reaped, so a group id that could be reused is never signalled.)
     public static func killAllStarted() {
         for pid in live.withLock({ $0 }) { _ = sendSignal(-pid, SIGKILL) }
     }
@@ -175,6 +191,9 @@ final class Reaper: Sendable {
         let thread = Thread { [self] in
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+            // Out of the set before the status is known, so that nobody signals the group
+            // of a reaped plugin from it.
+            PluginProcess.live.withLock { _ = $0.remove(pid) }
             state.withLock { $0 = ExitStatus(waitStatus: status) }
             exited.signal()
         }

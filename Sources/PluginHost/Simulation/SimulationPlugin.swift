@@ -38,14 +38,13 @@ public final class SimulationPlugin: Sendable {
         let relay = self.relay
         self.limits = limits
         do {
-            client = BackgroundServiceClient(
-                connection: try PluginConnection(
-                    launcher: launcher,
-                    options: PluginConnection.Options(
-                        tap: { relay.forward($0) }, stderrLine: stderrLine,
-                        completionHandoff: { relay.handoff($0, $1) }, notificationBuffer: .bufferingNewest(0),
-                        // A protocol error goes into the timeline (the tap), not to stderr.
-                        log: { _ in }, limits: limits)))
+            var options = PluginConnection.Options(
+                tap: { relay.forward($0) }, stderrLine: stderrLine,
+                completionHandoff: { relay.handoff($0, $1) }, notificationBuffer: .bufferingNewest(0),
+                // A protocol error goes into the timeline (the tap), not to stderr.
+                log: { _ in }, limits: limits)
+            options.frameBytes = { relay.frameRead($0) }
+            client = BackgroundServiceClient(connection: try PluginConnection(launcher: launcher, options: options))
         } catch {
             throw .host(error)
         }

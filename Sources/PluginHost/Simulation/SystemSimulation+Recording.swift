@@ -75,15 +75,16 @@ extension SystemSimulation {
     }
 
     /// Stops a plugin whose output has filled the timeline past ``PeerLimits/maxHeldFrames``
-    /// entries: every call fails with ``HostError/Code/flooding`` from then on. Checked
-    /// after each frame the tap records.
+    /// entries or ``PeerLimits/maxHeldBytes`` of frames: every call fails with
+    /// ``HostError/Code/flooding`` from then on. Checked after each frame the tap records.
     func checkHeld() {
+        let limits = plugin.limits
         let count = shared.withLock { $0.timeline.count }
-        guard count > plugin.limits.maxHeldFrames else { return }
+        let bytes = plugin.relay.bytesRead
+        guard count > limits.maxHeldFrames || bytes > limits.maxHeldBytes else { return }
         plugin.connection.stop(
-            flooding:
-                "\(OutputMeter.count(count)) timeline entries (limit \(OutputMeter.count(plugin.limits.maxHeldFrames)))"
-        )
+            flooding: "\(OutputMeter.count(count)) timeline entries from \(OutputMeter.size(bytes)) of frames (limit "
+                + "\(OutputMeter.count(limits.maxHeldFrames)) entries or \(OutputMeter.size(limits.maxHeldBytes)))")
     }
 
     /// Plugin stderr lines past ``PeerLimits/maxStderrBytes``: counted, not kept.
@@ -104,13 +105,22 @@ final class TapRelay: Sendable {
     }
 
     private let targets = Mutex(Targets())
+    /// Bytes of the frames read since the simulation attached: what its timeline holds.
+    private let bytes = Atomic<Int>(0)
 
     func attach(
         tap: @escaping @Sendable (ConnectionEvent) -> Void,
         handoff: @escaping @Sendable (RequestID, @escaping @Sendable () -> Void) -> Void
     ) {
         targets.withLock { $0 = Targets(tap: tap, handoff: handoff) }
+        bytes.store(0, ordering: .relaxed)
     }
+
+    /// Counts a frame read (before the tap sees it).
+    func frameRead(_ n: Int) { bytes.add(n, ordering: .relaxed) }
+
+    /// Bytes of the frames read since the last ``attach(tap:handoff:)``.
+    var bytesRead: Int { bytes.load(ordering: .relaxed) }
 
     func detach() { targets.withLock { $0 = Targets() } }
 

@@ -2,10 +2,13 @@
 /// that let a host survive a plugin that floods its output, writes huge lines or
 /// falls silent (`docs/reliability.md`, "Bounds").
 ///
-/// A plugin that keeps to the contract stays far inside every bound: its largest
-/// frame is a batch reply the plugin caps at 4 MiB, and the most it writes for one
-/// request is an `os/advanceTime` that fires its 1,000 due timers and launches, a few
-/// thousand events. Past a bound the plugin is reported as flooding
+/// A plugin that keeps to the contract stays inside every bound: its largest frame is
+/// a batch reply the plugin caps at 4 MiB, and the most it writes for one request is an
+/// `os/advanceTime`: a few thousand events under `--os manual` (1,000 due timers and
+/// launches at most), up to 200,000 under `--os ios` with zero-length budgets and
+/// delays (a separate, larger bound after such a request). A simulation's timeline
+/// (200,000 entries) holds far more than the days the demo and the fuzzers play.
+/// Past a bound the plugin is reported as flooding
 /// (``HostError/Code/flooding``, with the figures) and stopped.
 ///
 /// ```swift
@@ -23,6 +26,12 @@ public struct PeerLimits: Sendable, Hashable {
     /// The most bytes the plugin may write without the host writing anything in
     /// between (64 MiB).
     public var maxUnpromptedBytes: Int
+    /// The same bound after a request that moves the plugin's clock (`os/advanceTime`),
+    /// which may perform up to the plugin's hard bound of 200,000 autonomous events under
+    /// `--os ios` (about 700,000 frames and 100 MB): 1,500,000 frames.
+    public var maxUnpromptedFramesAfterAdvance: Int
+    /// The bytes of that bound: 256 MiB.
+    public var maxUnpromptedBytesAfterAdvance: Int
     /// The most frames one reader keeps for later: events not yet taken from a
     /// connection, a timeline, one conformance check's output, one fuzz script's
     /// replies (200,000).
@@ -36,11 +45,14 @@ public struct PeerLimits: Sendable, Hashable {
     /// Creates limits; every bound defaults to the documented value.
     public init(
         maxFrameBytes: Int = 16 << 20, maxUnpromptedFrames: Int = 100_000, maxUnpromptedBytes: Int = 64 << 20,
+        maxUnpromptedFramesAfterAdvance: Int = 1_500_000, maxUnpromptedBytesAfterAdvance: Int = 256 << 20,
         maxHeldFrames: Int = 200_000, maxHeldBytes: Int = 256 << 20, maxStderrBytes: Int = 1 << 20
     ) {
         self.maxFrameBytes = maxFrameBytes
         self.maxUnpromptedFrames = maxUnpromptedFrames
         self.maxUnpromptedBytes = maxUnpromptedBytes
+        self.maxUnpromptedFramesAfterAdvance = maxUnpromptedFramesAfterAdvance
+        self.maxUnpromptedBytesAfterAdvance = maxUnpromptedBytesAfterAdvance
         self.maxHeldFrames = maxHeldFrames
         self.maxHeldBytes = maxHeldBytes
         self.maxStderrBytes = maxStderrBytes
@@ -82,10 +94,10 @@ public struct OutputMeter: Sendable, Hashable {
         return frames > frameLimit || bytes > byteLimit ? summary : nil
     }
 
-    /// Takes back one frame of `bytes` (a reader took it).
-    public mutating func remove(bytes n: Int) {
-        frames -= 1
-        bytes -= n
+    /// Takes back `frames` frames of `bytes` in all (a reader took them).
+    public mutating func remove(frames n: Int = 1, bytes size: Int) {
+        frames -= n
+        bytes -= size
     }
 
     /// Back to zero.
@@ -94,7 +106,7 @@ public struct OutputMeter: Sendable, Hashable {
         bytes = 0
     }
 
-    /// `"200,001 frames, 12.5 MB (limit 200,000 frames or 256 MiB)"`.
+    /// `"200,001 frames, 12.5 MiB (limit 200,000 frames or 256 MiB)"`.
     public var summary: String {
         "\(Self.count(frames)) frames, \(Self.size(bytes)) (limit \(Self.count(frameLimit)) frames or "
             + "\(Self.size(byteLimit)))"

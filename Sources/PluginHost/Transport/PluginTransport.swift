@@ -67,10 +67,12 @@ extension PluginTransport {
 
 extension Duration {
     /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+    package var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 
-    /// The duration as a dispatch interval, in whole nanoseconds.
-    var dispatchInterval: DispatchTimeInterval {
-        .nanoseconds(Int(components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000))
+    /// The duration as a dispatch interval, in whole nanoseconds (at most `Int.max / 2`,
+    /// so that a day-long or longer timeout cannot overflow a deadline).
+    package var dispatchInterval: DispatchTimeInterval {
+        .nanoseconds(
+            Int(min(Double(Int.max / 2), Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9)))
     }
 }
