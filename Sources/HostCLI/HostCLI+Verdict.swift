@@ -5,7 +5,7 @@ import PluginHost
 /// above it, and the exit status that goes with it (``ExitCode``).
 ///
 /// ```swift
-/// var verdict = HostCLI.Verdict(command: "demo")
+/// var verdict = HostCLI.Verdict()
 /// verdict.held("3 tasks launched, each completed once")
 /// verdict.add(.rule, "violations", "plugin counters: 3 violations")
 /// Console.out(verdict.line)   // verdict: a rule broken: violations (exit 1)

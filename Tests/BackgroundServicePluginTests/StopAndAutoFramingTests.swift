@@ -1,5 +1,6 @@
 import Foundation
 import HostProtocol
+import HostTestSupport
 import Synchronization
 import Testing
 
@@ -16,29 +17,21 @@ struct StopAndAutoFramingTests {
 
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP, SIGQUIT])
     func aStopSignalEndsThePluginWithOneLine(_ signo: Int32) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Plugin.path)
-        process.environment = Plugin.environment(adding: [:])
-        let (stdin, stdout, stderr) = (Pipe(), Pipe(), Pipe())
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        defer { try? stdin.fileHandleForWriting.close() }
-        try stdin.fileHandleForWriting.write(contentsOf: Data((Self.state + "\n").utf8))
+        let program = try SpawnedProgram(Plugin.path, environment: Plugin.environment(adding: [:]))
+        #expect(program.write(Array((Self.state + "\n").utf8)))
         // The answer's first byte: the plugin is serving (a blocking read, no polling).
-        #expect(try stdout.fileHandleForReading.read(upToCount: 1) == Data("{".utf8))
-        kill(process.processIdentifier, signo)
+        var first = [UInt8](repeating: 0, count: 1)
+        #expect(SpawnedProgram.read(program.stdout, into: &first) == 1 && first == Array("{".utf8))
+        program.kill(signo)
         // Hang-catching only: a plugin that ignores the signal is killed after 30 s (and fails).
-        let pid = process.processIdentifier
-        let ended = Mutex(false)
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) {
-            ended.withLock { if !$0 { _ = kill(pid, SIGKILL) } }
-        }
-        let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        ended.withLock { $0 = true }
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signo)
+        let end =
+            program.wait(timeout: .seconds(30))
+            ?? {
+                program.kill(SIGKILL)
+                return program.waitWithUsage().termination
+            }()
+        let text = String(decoding: SpawnedProgram.readToEnd(program.stderr), as: UTF8.self)
+        #expect(end.signal == signo, "\(end)")
         let name = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"][signo]!
         #expect(text == "background-service-plugin: stopped by \(name)\n", "\(text)")
     }

@@ -113,29 +113,10 @@ struct DocsCommandsTests {
     static func shell(_ script: String, stdin: String, environment: [String: String]) throws
         -> (status: Int32, stdout: String, stderr: String)
     {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script]
-        p.currentDirectoryURL = root
-        p.environment = environment
-        let input = Pipe()
-        let out = Pipe()
-        let err = Pipe()
-        (p.standardInput, p.standardOutput, p.standardError) = (input, out, err)
-        try p.run()
-        let errData = Box(Data())
-        let errDone = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            errData.set(err.fileHandleForReading.readDataToEndOfFile())
-            errDone.signal()
-        }
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        errDone.wait()
-        return (
-            p.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: errData.get, as: UTF8.self)
-        )
+        // In the package's root, as a reader runs the docs' commands.
+        let quotedRoot = "'" + root.path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let run = ProgramRun.run(
+            "/bin/sh", ["-c", "cd \(quotedRoot) && \(script)"], environment: environment, input: Array(stdin.utf8))
+        return (run.status, run.stdout.text, run.stderr.text)
     }
 }

@@ -65,14 +65,8 @@ struct HostCLIBasicsTests {
     @Test(arguments: subcommands)
     func emptyPluginPathIsAUsageError(subcommand: String) async throws {
         let r = try await runHost([subcommand, "--plugin", ""] + Self.trace(for: subcommand))
-        if subcommand == "bench" {
-            // bench checks the path itself (exit 1): still the empty path, not the current directory.
-            #expect(r.status != 0)
-            #expect(r.stderr.contains("no executable plugin at \n"), "\(r.stderr)")
-        } else {
-            #expect(r.status == 64, "\(r.stderr)")
-            #expect(r.stderr.contains("--plugin: an empty path names no plugin"), "\(r.stderr)")
-        }
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(r.stderr.contains("--plugin: an empty path names no plugin"), "\(r.stderr)")
     }
 
     @Test(arguments: ["demo", "explain", "fuzz", "replay"])

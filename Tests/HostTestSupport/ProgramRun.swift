@@ -11,6 +11,8 @@ package enum ProgramRun {
     package struct Outcome: Sendable {
         /// The exit status, or 128 + the signal that ended it.
         package var status: Int32
+        /// The signal that ended it, when one did.
+        package var signal: Int32?
         /// Wall time from spawn to exit.
         package var seconds: Double
         /// The peak resident memory of the program or a process it waited for (`ru_maxrss`), KiB.
@@ -24,12 +26,33 @@ package enum ProgramRun {
 
     /// A stream kept whole up to a size, or as its first and last bytes.
     package struct CapturedStream: Sendable {
-        package var head: String
-        package var tail: String
+        /// The first bytes, and the last ones after them (all of it when nothing was dropped).
+        package var headBytes: [UInt8]
+        package var tailBytes: [UInt8]
+        /// How many bytes the stream had.
         package var bytes: Int
+        /// The first bytes as text.
+        package var head: String { String(decoding: headBytes, as: UTF8.self) }
+        /// The last bytes as text.
+        package var tail: String { String(decoding: tailBytes, as: UTF8.self) }
+        /// Whether every byte was kept.
+        package var isWhole: Bool { bytes == headBytes.count + tailBytes.count }
+        /// Everything kept, as bytes.
+        package var kept: [UInt8] { headBytes + tailBytes }
         /// The start and the end, with the size between them when some was dropped.
-        package var text: String {
-            bytes <= head.utf8.count + tail.utf8.count ? head + tail : head + "\n[… \(bytes) bytes …]\n" + tail
+        package var text: String { isWhole ? head + tail : head + "\n[… \(bytes) bytes …]\n" + tail }
+
+        /// A stream of `text` alone.
+        package init(text: String) {
+            headBytes = Array(text.utf8)
+            tailBytes = []
+            bytes = headBytes.count
+        }
+
+        init(headBytes: [UInt8], tailBytes: [UInt8], bytes: Int) {
+            self.headBytes = headBytes
+            self.tailBytes = tailBytes
+            self.bytes = bytes
         }
     }
 
@@ -40,35 +63,22 @@ package enum ProgramRun {
         _ path: String, _ arguments: [String], environment: [String: String], input: [UInt8] = [],
         keep: Int = 64 << 20, hangLimit: Duration = .seconds(900)
     ) -> Outcome {
-        ignoreSIGPIPE
-        let stdin = Pipes.make()
-        let out = Pipes.make()
-        let err = Pipes.make()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_adddup2(&actions, stdin.read, 0)
-        posix_spawn_file_actions_adddup2(&actions, out.write, 1)
-        posix_spawn_file_actions_adddup2(&actions, err.write, 2)
-        let argv = [path] + arguments
-        var cArgv = argv.map { strdup($0) } + [nil]
-        var cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        let start = ContinuousClock.now
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, nil, &cArgv, &cEnv)
-        posix_spawn_file_actions_destroy(&actions)
-        for p in cArgv + cEnv { free(p) }
-        for fd in [stdin.read, out.write, err.write] { close(fd) }
-        guard rc == 0 else {
-            for fd in [stdin.write, out.read, err.read] { close(fd) }
-            let why = "cannot start \(path): \(String(cString: strerror(rc)))"
-            let empty = CapturedStream(head: "", tail: "", bytes: 0)
+        let program: SpawnedProgram
+        do {
+            program = try SpawnedProgram(path, arguments, environment: environment)
+        } catch {
             return Outcome(
-                status: 127, seconds: 0, peakKB: 0, stdout: empty,
-                stderr: CapturedStream(head: why, tail: "", bytes: why.utf8.count), hung: false)
+                status: 127, seconds: 0, peakKB: 0, stdout: CapturedStream(text: ""),
+                stderr: CapturedStream(text: "\(error)"), hung: false)
         }
-        Pipes.feed(stdin.write, input)
-        let stdout = Drain(out.read, keep: keep)
-        let stderr = Drain(err.read, keep: keep)
+        let start = ContinuousClock.now
+        let pid = program.pid
+        Thread.detachNewThread {
+            program.write(input)
+            program.closeStdin()
+        }
+        let stdout = Drain(program.stdout, keep: keep)
+        let stderr = Drain(program.stderr, keep: keep)
         let exited = Mutex(false)
         let hung = Mutex(false)
         let limit = DispatchWorkItem {
@@ -79,26 +89,24 @@ package enum ProgramRun {
         let (whole, fraction) = hangLimit.components
         DispatchQueue.global().asyncAfter(
             deadline: .now() + .nanoseconds(Int(whole) * 1_000_000_000 + Int(fraction / 1_000_000_000)), execute: limit)
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
+        let (termination, peakKB) = program.waitWithUsage()
+        let code = termination.code
         exited.withLock { $0 = true }
         limit.cancel()
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let code = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Outcome(
-            status: code, seconds: seconds, peakKB: usage.ru_maxrss, stdout: stdout.finish(), stderr: stderr.finish(),
-            hung: hung.withLock { $0 })
+        // The program owns the pipes the drains read: it lives until they have ended.
+        return withExtendedLifetime(program) {
+            Outcome(
+                status: code, signal: termination.signal, seconds: seconds, peakKB: peakKB, stdout: stdout.finish(),
+                stderr: stderr.finish(), hung: hung.withLock { $0 })
+        }
     }
-
-    /// A write to a program that has ended must fail with EPIPE, not end the tests.
-    private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 }
 
 /// Pipes for a spawned program: created close-on-exec (`pipe2` where the C library has
 /// it), so that no other process spawned meanwhile keeps an end open.
-private enum Pipes {
+enum Pipes {
     private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
     private static let pipe2: Pipe2? = dlsym(dlopen(nil, RTLD_NOW), "pipe2").map { unsafeBitCast($0, to: Pipe2.self) }
 
@@ -114,27 +122,10 @@ private enum Pipes {
         }
         return (fds[0], fds[1])
     }
-
-    /// Writes `bytes` to `fd` on a thread of its own (the program may read late, or never),
-    /// then closes it.
-    static func feed(_ fd: Int32, _ bytes: [UInt8]) {
-        let thread = Thread {
-            bytes.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                    if n < 0, errno == EINTR { continue }
-                    if n <= 0 { break }
-                    offset += n
-                }
-            }
-            close(fd)
-        }
-        thread.start()
-    }
 }
 
-/// Reads a descriptor to its end on a thread, keeping its first and last `keep` bytes.
+/// Reads a descriptor to its end on a thread, keeping its first and last `keep` bytes
+/// (its owner closes it).
 private final class Drain: Sendable {
     private struct State {
         var head: [UInt8] = []
@@ -170,7 +161,6 @@ private final class Drain: Sendable {
                     if s.tail.count > 2 * keep { s.tail.removeFirst(s.tail.count - keep) }
                 }
             }
-            close(fd)
             done.signal()
         }
         thread.start()
@@ -181,9 +171,7 @@ private final class Drain: Sendable {
     func finish() -> ProgramRun.CapturedStream {
         _ = done.wait(timeout: .now() + .seconds(10))
         return shared.state.withLock { s in
-            ProgramRun.CapturedStream(
-                head: String(decoding: s.head, as: UTF8.self),
-                tail: String(decoding: s.tail.suffix(keep), as: UTF8.self), bytes: s.bytes)
+            ProgramRun.CapturedStream(headBytes: s.head, tailBytes: Array(s.tail.suffix(keep)), bytes: s.bytes)
         }
     }
 }

@@ -90,18 +90,54 @@ let pluginPath =
     ProcessInfo.processInfo.environment["HOSTILE_PLUGIN"]
     ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("background-service-plugin").path
-let child = Process()
-child.executableURL = URL(fileURLWithPath: pluginPath)
-child.arguments = arguments
-let toChild = Pipe()
-let fromChild = Pipe()
-child.standardInput = toChild
-child.standardOutput = fromChild
-do {
-    try child.run()
-} catch {
-    FileHandle.standardError.write(Data("hostile-plugin: cannot start \(pluginPath): \(error)\n".utf8))
+// posix_spawn, not Foundation's Process: the child stays in this process's group (a host
+// that kills the group kills it too), and nothing here can crash on EINTR or EPIPE.
+var toChildFDs: [Int32] = [-1, -1]
+var fromChildFDs: [Int32] = [-1, -1]
+guard pipe(&toChildFDs) == 0, pipe(&fromChildFDs) == 0 else { exit(1) }
+for fd in [toChildFDs[1], fromChildFDs[0]] { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+var actions = posix_spawn_file_actions_t()
+posix_spawn_file_actions_init(&actions)
+posix_spawn_file_actions_adddup2(&actions, toChildFDs[0], 0)
+posix_spawn_file_actions_adddup2(&actions, fromChildFDs[1], 1)
+var childPID: pid_t = 0
+let childArgv: [UnsafeMutablePointer<CChar>?] = ([pluginPath] + arguments).map { strdup($0) } + [nil]
+let spawned = posix_spawn(&childPID, pluginPath, &actions, nil, childArgv, environ)
+close(toChildFDs[0])
+close(fromChildFDs[1])
+guard spawned == 0 else {
+    FileHandle.standardError.write(
+        Data("hostile-plugin: cannot start \(pluginPath): \(String(cString: strerror(spawned)))\n".utf8))
     exit(1)
+}
+let toChild = toChildFDs[1]
+let fromChild = fromChildFDs[0]
+
+/// Raw reads and writes on the child's pipes.
+enum RawIO {
+    /// All of `bytes` to `fd`; false once the other end is gone.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0, errno == EINTR { continue }
+                if n <= 0 { return false }
+                offset += n
+            }
+            return true
+        }
+    }
+
+    /// One read of `fd`: the bytes, empty at the end.
+    static func readSome(_ fd: Int32) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            return n > 0 ? Array(buffer[0..<n]) : []
+        }
+    }
 }
 
 if mode == "stderr-flood" {
@@ -115,9 +151,8 @@ if mode == "stderr-flood" {
 Thread.detachNewThread {
     var pending: [UInt8] = []
     while true {
-        let data = FileHandle.standardInput.availableData
-        if data.isEmpty { break }
-        toChild.fileHandleForWriting.write(data)
+        let data = RawIO.readSome(0)
+        if data.isEmpty || !RawIO.writeAll(toChild, data) { break }
         guard mode == "answer-notifications" else { continue }
         pending += data
         while let nl = pending.firstIndex(of: 0x0A) {
@@ -128,7 +163,7 @@ Thread.detachNewThread {
             }
         }
     }
-    try? toChild.fileHandleForWriting.close()
+    close(toChild)
 }
 
 // The child's output to the host, broken as the mode says.
@@ -139,7 +174,7 @@ var pending: [UInt8] = []
 // unchanged: the modes break ndjson frames only.
 var lsp = false
 while true {
-    let data = fromChild.fileHandleForReading.availableData
+    let data = RawIO.readSome(fromChild)
     if data.isEmpty { break }
     if pending.isEmpty, !lsp, let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
         lsp = first != UInt8(ascii: "{") && first != UInt8(ascii: "[")
@@ -202,5 +237,6 @@ while true {
         }
     }
 }
-child.waitUntilExit()
-exit(child.terminationStatus)
+var childStatus: Int32 = 0
+while waitpid(childPID, &childStatus, 0) < 0, errno == EINTR {}
+exit((childStatus & 0x7F) == 0 ? (childStatus >> 8) & 0xFF : 128 + (childStatus & 0x7F))

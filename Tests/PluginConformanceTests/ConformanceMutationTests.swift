@@ -11,20 +11,9 @@ import Testing
 struct ConformanceMutationTests {
     /// The fault names the plugin binary knows, from its usage error for an unknown one.
     func knownFaults() async throws -> Set<String> {
-        let listing = try await onThread { () -> String in
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: Binaries.plugin)
-            p.environment = ProcessInfo.processInfo.environment.merging(["BSP_FAULT": "no-such-fault"]) { $1 }
-            let err = Pipe()
-            p.standardError = err
-            p.standardOutput = FileHandle.nullDevice
-            p.standardInput = FileHandle.nullDevice
-            try p.run()
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            #expect(p.terminationStatus == 64)
-            return String(decoding: data, as: UTF8.self)
-        }
+        let run = try await runProgram(Binaries.plugin, [], env: ["BSP_FAULT": "no-such-fault"])
+        #expect(run.status == 64)
+        let listing = run.stderr
         let line = try #require(listing.split(separator: "\n").first { $0.contains("known: ") })
         let names = line[line.range(of: "known: ")!.upperBound...].split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces)

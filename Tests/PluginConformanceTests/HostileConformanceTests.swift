@@ -178,29 +178,25 @@ struct HostileConformanceTests {
     /// SIGTERM in the middle of a run ends the host (as the signal does) and its
     /// plugins; the host used to kill the plugins and go on with the next checks.
     @Test func aSignalEndsTheRun() async throws {
-        let status = try await onThread { () -> (Process.TerminationReason, Int32, String) in
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: Binaries.host)
-            p.arguments = ["conformance", "--plugin", Binaries.hostilePlugin, "--jobs", "2"]
-            p.environment = ProcessInfo.processInfo.environment.merging(
-                ["HOSTILE_MODE": "slow-start", "HOSTILE_SECONDS": "1"]) { $1 }
-            let err = Pipe()
-            p.standardError = err
-            p.standardOutput = FileHandle.nullDevice
-            try p.run()
+        let status = try await onThread { () -> (SpawnedProgram.Termination, String) in
+            let p = try SpawnedProgram(
+                Binaries.host, ["conformance", "--plugin", Binaries.hostilePlugin, "--jobs", "2"],
+                environment: ProcessInfo.processInfo.environment.merging(
+                    ["HOSTILE_MODE": "slow-start", "HOSTILE_SECONDS": "1"]) { $1 })
+            p.closeStdin()
+            let stdout = p.stdout
+            Thread.detachNewThread { _ = SpawnedProgram.readToEnd(stdout) }
             // The first progress line comes once the first request is answered: checks are running.
-            var seen = Data()
+            var seen: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
             while !seen.contains(0x0A) {
-                let more = err.fileHandleForReading.availableData
-                if more.isEmpty { break }
-                seen += more
+                let n = SpawnedProgram.read(p.stderr, into: &buffer)
+                if n == 0 { break }
+                seen += buffer[0..<n]
             }
-            p.terminate()
-            p.waitUntilExit()
-            return (p.terminationReason, p.terminationStatus, String(decoding: seen, as: UTF8.self))
+            p.kill(SIGTERM)
+            return (p.waitWithUsage().termination, String(decoding: seen, as: UTF8.self))
         }
-        #expect(
-            status.0 == .uncaughtSignal, "ended by \(status.0 == .exit ? "exit" : "signal") \(status.1): \(status.2)")
-        #expect(status.1 == SIGTERM)
+        #expect(status.0.signal == SIGTERM, "ended by \(status.0): \(status.1)")
     }
 }

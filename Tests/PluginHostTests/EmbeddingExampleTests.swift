@@ -88,24 +88,13 @@ struct EmbeddingExampleTests {
     static func run(_ path: String, _ arguments: [String], in directory: URL, limit: Duration) throws
         -> (status: Int32, output: String)
     {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
-        p.arguments = arguments
-        p.currentDirectoryURL = directory
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        // Hang-catching only: what is still running at the limit is killed.
-        let pid = p.processIdentifier
-        let ended = Box(false)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(limit.components.seconds))) {
-            ended.update { if !$0 { _ = kill(pid, SIGKILL) } }
-        }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        ended.set(true)
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        // In `directory`, stderr with stdout; killed at the limit (hang-catching only).
+        let quoted = ([path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let dir = "'" + directory.path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        let run = ProgramRun.run(
+            "/bin/sh", ["-c", "cd \(dir) && exec \(quoted.joined(separator: " ")) 2>&1"],
+            environment: ProcessInfo.processInfo.environment, hangLimit: limit)
+        return (run.status, run.stdout.text)
     }
 
     /// The page's steps, followed in a fresh folder: a checkout named

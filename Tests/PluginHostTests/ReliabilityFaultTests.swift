@@ -220,46 +220,32 @@ struct ReliabilityFaultTests {
 }
 
 /// The plugin binary on raw pipes, for tests that must control reading exactly.
-final class RawPlugin: @unchecked Sendable {
-    // @unchecked: the handles are only used from one thread at a time in these tests.
-    private let process = Process()
-    private let stdin: FileHandle
-    private let stdout: FileHandle
+final class RawPlugin: Sendable {
+    private let program: SpawnedProgram
 
     init(_ arguments: [String] = []) throws {
-        signal(SIGPIPE, SIG_IGN)
-        process.executableURL = URL(fileURLWithPath: Binaries.plugin)
-        process.arguments = arguments
-        let inPipe = Pipe()
-        let outPipe = Pipe()
-        process.standardInput = inPipe
-        process.standardOutput = outPipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        stdin = inPipe.fileHandleForWriting
-        stdout = outPipe.fileHandleForReading
+        program = try SpawnedProgram(Binaries.plugin, arguments)
+        let stderr = program.stderr
+        // Its stderr is read and dropped, so that a plugin that logs never blocks on it.
+        Thread.detachNewThread { _ = SpawnedProgram.readToEnd(stderr) }
     }
 
-    var pid: Int32 { process.processIdentifier }
-    var isRunning: Bool { process.isRunning }
+    var pid: Int32 { program.pid }
+    var isRunning: Bool { program.isRunning }
 
     /// Writes bytes; false when the pipe is broken.
-    func write(_ bytes: [UInt8]) -> Bool {
-        (try? stdin.write(contentsOf: Data(bytes))) != nil
-    }
+    func write(_ bytes: [UInt8]) -> Bool { program.write(bytes) }
 
-    func closeStdin() { try? stdin.close() }
+    func closeStdin() { program.closeStdin() }
 
     /// Reads `count` lines (or until EOF or `timeout`).
     func readLines(count: Int, timeout: Double) -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         var lines: [String] = []
         var pending: [UInt8] = []
-        let fd = stdout.fileDescriptor
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while lines.count < count, Date() < deadline {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
+            let n = program.readStdout(into: &buffer)
             if n <= 0 { break }
             pending += buffer[0..<n]
             var start = 0
@@ -273,18 +259,10 @@ final class RawPlugin: @unchecked Sendable {
     }
 
     func waitForExit(timeout: Double = 10) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                kill(process.processIdentifier, SIGKILL)
-                return nil
-            }
-            usleep(1_000)
+        guard let end = program.wait(timeout: .milliseconds(Int(timeout * 1000))) else {
+            program.kill(SIGKILL)
+            return nil
         }
-        return process.terminationStatus
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        return end.signal ?? end.exitCode
     }
 }

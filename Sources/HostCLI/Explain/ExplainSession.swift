@@ -181,5 +181,5 @@ final class ExplainSession: Sendable {
 
     /// Ends the session: the plugin is shut down and reaped.
     @discardableResult
-    func close() -> ExitStatus { connection.close(grace: .seconds(2)) }
+    func close() -> ExitStatus { connection.close(grace: answerTimeout) }
 }

@@ -74,9 +74,9 @@ public final class SimulationPlugin: Sendable {
         connection.interruptCalls(with: .closed)
     }
 
-    /// Closes the plugin; returns how it ended.
+    /// Closes the plugin (its input ends, it has `grace` to end on its own); returns how it ended.
     @discardableResult
-    public func close() -> ExitStatus {
-        connection.close(grace: .seconds(2))
+    public func close(grace: Duration = .seconds(2)) -> ExitStatus {
+        connection.close(grace: grace)
     }
 }

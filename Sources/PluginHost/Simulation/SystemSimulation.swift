@@ -210,7 +210,8 @@ public final class SystemSimulation: @unchecked Sendable {
     /// drained, so that no task is left waiting forever.
     @discardableResult
     public func close() -> ExitStatus {
-        let status = plugin.close()
+        // The plugin gets as long to end as it gets to answer (it ends at the end of its input).
+        let status = plugin.close(grace: options.answerTimeout)
         drainHost()
         plugin.relay.detach()
         return status

@@ -11,8 +11,7 @@ import HostTestSupport
 /// a reader thread, and the process's memory can be read between cases.
 final class StreamingPlugin: @unchecked Sendable {
     // @unchecked: `frames`, `ended` and `stderrText` are guarded by `condition`.
-    private let process = Process()
-    private let stdinHandle: FileHandle
+    private let program: SpawnedProgram
     private let condition = NSCondition()
     private var frames: [[UInt8]] = []
     private var ended = false
@@ -20,27 +19,13 @@ final class StreamingPlugin: @unchecked Sendable {
 
     /// Starts the plugin with `arguments`.
     init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
-        _ = StreamingPlugin.ignoreSIGPIPE
-        process.executableURL = URL(fileURLWithPath: Plugin.path)
-        process.arguments = arguments
-        process.environment = Plugin.environment(adding: environment)
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdinHandle = stdin.fileHandleForWriting
-        let out = stdout.fileHandleForReading.fileDescriptor
-        let err = stderr.fileHandleForReading.fileDescriptor
+        program = try SpawnedProgram(Plugin.path, arguments, environment: Plugin.environment(adding: environment))
+        let (out, err) = (program.stdout, program.stderr)
         Thread.detachNewThread { [self] in readFrames(out) }
         Thread.detachNewThread { [self] in readStderr(err) }
     }
 
-    private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
-
-    var pid: Int32 { process.processIdentifier }
+    var pid: Int32 { program.pid }
 
     private func readFrames(_ fd: Int32) {
         var decoder = FrameDecoder(mode: .auto, maxFrameBytes: 64 << 20)
@@ -82,7 +67,7 @@ final class StreamingPlugin: @unchecked Sendable {
 
     /// Writes bytes to stdin (blocking while the pipe is full).
     func write(_ bytes: [UInt8]) {
-        try? stdinHandle.write(contentsOf: Data(bytes))
+        program.write(bytes)
     }
 
     /// Writes bytes in `pieces` parts with a pause between them, so that the plugin
@@ -99,7 +84,7 @@ final class StreamingPlugin: @unchecked Sendable {
 
     /// Closes stdin (the plugin sees EOF).
     func closeStdin() {
-        try? stdinHandle.close()
+        program.closeStdin()
     }
 
     /// Waits for frames until one is a response whose id is `id` (a JSON text);
@@ -137,17 +122,12 @@ final class StreamingPlugin: @unchecked Sendable {
 
     /// Waits for the process to exit; its status, or nil (killed) after `timeout`.
     func waitForExit(timeout: Double = 10) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                return nil
-            }
-            usleep(1_000)
+        guard let end = program.wait(timeout: .milliseconds(Int(timeout * 1000))) else {
+            program.kill(SIGKILL)
+            program.wait()
+            return nil
         }
-        return process.terminationStatus
+        return end.signal ?? end.exitCode
     }
 
     /// What the plugin wrote to stderr so far (the last 64 KiB).
@@ -166,13 +146,6 @@ final class StreamingPlugin: @unchecked Sendable {
     static func responseID(_ frame: [UInt8]) -> String? {
         guard let v = try? JSONParser.parse(frame), v["method"] == nil, let id = v["id"] else { return nil }
         return id.description
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HostTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -41,9 +42,6 @@ enum Plugin {
             .path
     }()
 
-    /// Writing to a plugin that has already exited (after `shutdown`) must not kill the tests.
-    private static let ignoreSIGPIPE: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
-
     /// The environment a test plugin runs with: the tests' own, without `BSP_FAULT`,
     /// plus `extra`. Mutation check of this suite: `BSP_TEST_INJECT_FAULT=NAME swift
     /// test ...` runs every plugin deliberately broken; some tests must then fail.
@@ -62,42 +60,12 @@ enum Plugin {
         _ arguments: [String] = [], input: [UInt8], environment: [String: String] = [:], timeout: Double = 30,
         executable: String = Plugin.path
     ) throws -> PluginRun {
-        _ = ignoreSIGPIPE
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = Self.environment(adding: environment)
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-
-        let outBox = DataBox()
-        let errBox = DataBox()
-        let readers = DispatchGroup()
-        spawn(readers) { outBox.set(stdout.fileHandleForReading.readDataToEndOfFile()) }
-        spawn(readers) { errBox.set(stderr.fileHandleForReading.readDataToEndOfFile()) }
-        let writer = stdin.fileHandleForWriting
-        spawn(nil) {
-            try? writer.write(contentsOf: Data(input))
-            try? writer.close()
-        }
-
-        var timedOut = false
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-        }
-        readers.wait()
+        let run = ProgramRun.run(
+            executable, arguments, environment: Self.environment(adding: environment), input: input,
+            hangLimit: .milliseconds(Int(timeout * 1000)))
+        // A stream kept whole (64 MiB each way is far more than any test writes).
         return PluginRun(
-            stdout: Array(outBox.get()), stderr: String(decoding: errBox.get(), as: UTF8.self),
-            status: process.terminationStatus, timedOut: timedOut)
+            stdout: run.stdout.kept, stderr: run.stderr.text, status: run.signal ?? run.status, timedOut: run.hung)
     }
 
     /// Runs the plugin on a script of ndjson lines (each gets its `\n`).
@@ -118,33 +86,6 @@ enum Plugin {
             result.status == 0, "exit status \(result.status); stderr: \(result.stderr)", sourceLocation: sourceLocation
         )
         return result.lines
-    }
-
-    private static func spawn(_ group: DispatchGroup?, _ body: @escaping @Sendable () -> Void) {
-        group?.enter()
-        let thread = Thread {
-            body()
-            group?.leave()
-        }
-        thread.start()
-    }
-}
-
-/// A lock-protected byte buffer filled by a reader thread.
-private final class DataBox: @unchecked Sendable {
-    private var data = Data()
-    private let lock = NSLock()
-
-    func set(_ value: Data) {
-        lock.lock()
-        data = value
-        lock.unlock()
-    }
-
-    func get() -> Data {
-        lock.lock()
-        defer { lock.unlock() }
-        return data
     }
 }
 
