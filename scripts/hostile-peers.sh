@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The hostile-peer suite in full: every plugin-host subcommand against every mode of
-# hostile-plugin (Tests/HostilePlugin), 112 runs, then their table (subcommand, mode,
+# hostile-plugin (Tests/HostilePlugin), 120 runs, then their table (subcommand, mode,
 # exit status, seconds, peak resident MiB of the host or a process it waited for, and
 # what the host said) as Markdown. CI runs five modes of it within `swift test`.
 #

@@ -53,12 +53,16 @@ struct InProcessConnectionTests {
         connection.close()
     }
 
+    /// A hang-catcher for the waits below, never reached by a passing run (a starved
+    /// sanitizer run took minutes to get from arming a wait to expiring the task).
+    static let waitBound: Duration = .seconds(SanitizerBuild.active ? 600 : 60)
+
     @Test func aWaitStaysPendingUntilTheTaskExpires() async throws {
         let connection = try connect()
         let client = BackgroundServiceClient(connection: connection)
         try await client.startKeepalive(StartKeepaliveConfig())
         let launched = try await client.os.launch("com.example.app.bg-refresh")
-        let wait = client.armWaitForCancel(timeout: .seconds(20))
+        let wait = client.armWaitForCancel(timeout: Self.waitBound)
         let state = try await client.os.state()
         #expect(state.cancelInvokePending == true, "the engine holds the wait")
         #expect(connection.pendingMethods == ["waitForCancel"])
@@ -66,7 +70,7 @@ struct InProcessConnectionTests {
         #expect(try await wait.signal() == .resolved)
         #expect(connection.pendingCount == 0)
         // A second wait is rejected when the listener is cancelled.
-        let second = client.armWaitForCancel(timeout: .seconds(20))
+        let second = client.armWaitForCancel(timeout: Self.waitBound)
         try await client.cancelCancelListener()
         let rejected = CancelSignal.rejected(reason: .listenerCancelled, message: "invoke rejected: listenerCancelled")
         #expect(try await second.signal() == rejected)
@@ -92,7 +96,7 @@ struct InProcessConnectionTests {
     @Test func shutdownEndsTheEngineAndFailsWhatIsPending() async throws {
         let connection = try connect()
         let client = BackgroundServiceClient(connection: connection)
-        let wait = client.armWaitForCancel(timeout: .seconds(20))
+        let wait = client.armWaitForCancel(timeout: Self.waitBound)
         try await client.os.shutdown()
         #expect(try await wait.signal() == .rejected(reason: .shutdown, message: "invoke rejected: shutdown"))
         #expect(connection.transport.waitForExit(timeout: .seconds(10)) == .exited(0))
