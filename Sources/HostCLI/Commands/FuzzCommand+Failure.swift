@@ -5,6 +5,34 @@ import PluginHost
 /// What `fuzz` and `replay` say when the plugin fails (it is never a finding), and the
 /// checks made before a run starts.
 extension FuzzCommand {
+    /// A run of either level's fuzzer: to its end, or to its plugin's failure (with the
+    /// findings made before it), its time, and the progress line closed with the totals.
+    struct Drive<Finding> {
+        var findings: [Finding]
+        var failure: PluginFailure?
+        var elapsed: TimeInterval
+    }
+
+    /// Runs `run` (a fuzzer's `run()`) and closes `progress`; `soFar` gives the findings
+    /// made when the plugin failed, `totals` the cases and steps run.
+    static func drive<Finding>(
+        _ progress: FuzzProgress, run: () throws(PluginFailure) -> [Finding], soFar: () -> [Finding],
+        totals: () -> (cases: Int, steps: Int)
+    ) -> Drive<Finding> {
+        let started = Date()
+        var result = Drive<Finding>(findings: [], failure: nil, elapsed: 0)
+        do throws(PluginFailure) {
+            result.findings = try run()
+        } catch {
+            result.failure = error
+            result.findings = soFar()
+        }
+        result.elapsed = Date().timeIntervalSince(started)
+        let t = totals()
+        progress.finish(cases: t.cases, steps: t.steps, findings: result.findings.count)
+        return result
+    }
+
     /// Reports a plugin that could not be started (exit 2) or failed during the run (exit
     /// 3) on stderr, with its last stderr lines; returns the exit status.
     static func report(_ failure: PluginFailure, subcommand: String = "fuzz") -> Int32 {

@@ -172,18 +172,8 @@ enum FuzzCommand {
                 runs: s.runs, seconds: s.seconds, maxSteps: s.depth, jobs: s.jobs, dispatch: s.dispatch,
                 replyTimeout: replyTimeout(s)),
             progress: progress)
-        let started = Date()
-        var findings: [PluginFuzzer.Finding]
-        var failure: PluginFailure?
-        do {
-            findings = try fuzzer.run()
-        } catch {
-            failure = error
-            findings = fuzzer.findings
-        }
-        let elapsed = Date().timeIntervalSince(started)
-        let totals = fuzzer.totals
-        progress.finish(cases: totals.cases, steps: totals.steps, findings: findings.count)
+        let driven = drive(progress, run: fuzzer.run, soFar: { fuzzer.findings }, totals: { fuzzer.totals })
+        let (findings, failure, elapsed, totals) = (driven.findings, driven.failure, driven.elapsed, fuzzer.totals)
         if let failure, failure.kind == .didNotStart { return report(failure) }
         Console.out(
             "fuzz (plugin level, profile \(s.profile.rawValue), dispatch \(s.dispatch.rawValue), seed \(s.seed)):"

@@ -23,18 +23,9 @@ enum SystemFuzzCommand {
                 maxSteps: s.depth, jobs: s.jobs, os: s.os, dispatch: s.dispatch,
                 answerTimeout: FuzzCommand.answerTimeout(s)),
             progress: progress)
-        let started = Date()
-        var findings: [SystemFuzzer.Finding]
-        var failure: PluginFailure?
-        do {
-            findings = try fuzzer.run()
-        } catch {
-            failure = error
-            findings = fuzzer.findings
-        }
-        let elapsed = Date().timeIntervalSince(started)
-        let totals = fuzzer.totals
-        progress.finish(cases: totals.cases, steps: totals.steps, findings: findings.count)
+        let driven = FuzzCommand.drive(
+            progress, run: fuzzer.run, soFar: { fuzzer.findings }, totals: { fuzzer.totals })
+        let (findings, failure, elapsed, totals) = (driven.findings, driven.failure, driven.elapsed, fuzzer.totals)
         if let failure, failure.kind == .didNotStart { return FuzzCommand.report(failure) }
         let os = (s.os == .ios ? ", --os ios" : "") + (s.dispatch == .tauri ? ", --dispatch tauri" : "")
         let sides = s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"
