@@ -108,7 +108,19 @@ package enum ProgramRun {
 /// it), so that no other process spawned meanwhile keeps an end open.
 enum Pipes {
     private typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+    private typealias AddCloseFrom = @convention(c) (UnsafeMutableRawPointer, Int32) -> Int32
     private static let pipe2: Pipe2? = dlsym(dlopen(nil, RTLD_NOW), "pipe2").map { unsafeBitCast($0, to: Pipe2.self) }
+    private static let addCloseFrom: AddCloseFrom? = dlsym(
+        dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np"
+    ).map { unsafeBitCast($0, to: AddCloseFrom.self) }
+
+    /// Adds "close every descriptor from 3 up" to a spawn's actions (glibc 2.34 and later):
+    /// the child keeps its three pipes only, not a file another thread has open for
+    /// writing (exec'ing that file would then fail with ETXTBSY while the child lives).
+    static func closeTheRest(_ actions: inout posix_spawn_file_actions_t) {
+        guard let addCloseFrom else { return }
+        _ = withUnsafeMutablePointer(to: &actions) { addCloseFrom(UnsafeMutableRawPointer($0), 3) }
+    }
 
     static func make() -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]

@@ -48,6 +48,7 @@ package final class SpawnedProgram: Sendable {
         posix_spawn_file_actions_adddup2(&actions, input.read, 0)
         posix_spawn_file_actions_adddup2(&actions, out.write, 1)
         posix_spawn_file_actions_adddup2(&actions, err.write, 2)
+        Pipes.closeTheRest(&actions)
         var cArgv = ([path] + arguments).map { strdup($0) } + [nil]
         var cEnv = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for p in cArgv + cEnv { free(p) } }
