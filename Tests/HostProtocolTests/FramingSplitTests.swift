@@ -98,6 +98,26 @@ struct FramingSplitTests {
         expectChunkingInvariant(input, lsp())
     }
 
+    /// Found by FuzzTargets/DecoderFuzzer in CI: a line that is not a header line,
+    /// longer than `maxHeaderBytes`, was "not a header line" when it arrived whole and
+    /// "header block longer than …" when it arrived in pieces.
+    @Test(
+        "lsp: a non-header line longer than maxHeaderBytes gives the same error for every chunking",
+        arguments: [0, 1, 2, 3])
+    func longNonHeaderLine(extra: Int) {
+        let line = "{\"jsonrpc\":" + String(repeating: "x", count: LSPFrameDecoder.maxHeaderBytes - 11 + extra) + "\n"
+        let input = bytes(line + lspFrame("{}"))
+        let outcomes = expectChunkingInvariant(input, lsp())
+        // Ending within byte maxHeaderBytes + 1 it is a bad line, consumed alone;
+        // past it the block is too long and is skipped up to the next blank line.
+        let expected: [Outcome] =
+            extra < 2
+            ? [.error(.malformedHeader("")), .frame("{}")] : [.error(.malformedHeader("")), .error(.truncated(""))]
+        #expect(outcomes.map(\.kindOnly) == expected)
+        let message = "\(outcomes.first.map(String.init(describing:)) ?? "")"
+        #expect(message.contains(extra < 2 ? "not a header line" : "longer than"), "\(message)")
+    }
+
     @Test("lsp: a runaway header line is skipped the same whether a read ends before or after its CR")
     func runawayHeaderLineCR() {
         let longLine = bytes("X-Pad: " + String(repeating: "a", count: LSPFrameDecoder.maxHeaderBytes + 100))

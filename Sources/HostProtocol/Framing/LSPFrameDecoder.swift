@@ -147,9 +147,17 @@ public struct LSPFrameDecoder: Sendable {
     /// past its terminating blank line, and the length of its content (the bytes
     /// before the blank line). Nil when the blank line has not arrived; the search
     /// resumes where it stopped when more bytes come. A line that is not a header line
-    /// is thrown as soon as it is complete, consumed with the lines before it.
+    /// is thrown as soon as it is complete, consumed with the lines before it, unless
+    /// it ends past `maxHeaderBytes + 1` (then the block is too long, as it would be
+    /// had the line arrived in pieces).
     private mutating func takeHeaderBlock() throws(FramingError) -> ([ArraySlice<UInt8>], Int, Int)? {
         while let newline = buffer.firstIndex(of: 0x0A, from: max(searchFrom, lineStart)) {
+            // Byte `maxHeaderBytes + 1` of the block came before this `\n`: arriving
+            // in pieces, the block was already too long then, so it is now too.
+            if newline - buffer.start > LSPFrameDecoder.maxHeaderBytes + 1 {
+                searchFrom = buffer.endIndex
+                return nil
+            }
             var lineEnd = newline
             if lineEnd > lineStart, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
             if lineEnd == lineStart {
