@@ -1,5 +1,5 @@
 /// How the emulated OS behaves (`--os`).
-public enum OSMode: String, Sendable, CaseIterable, Hashable {
+public enum OSMode: String, JSONStringEnum, Hashable {
     /// The OS acts only on `os/` controls (the contract's behaviour; the default).
     case manual
     /// The OS also applies iOS's own policies: launch decisions, runtime budgets,
@@ -8,7 +8,7 @@ public enum OSMode: String, Sendable, CaseIterable, Hashable {
 }
 
 /// Why the OS ran a task's expiration handler: `os/taskExpired`'s `cause` (under `--os ios`).
-public enum ExpirationCause: String, Sendable, CaseIterable, Hashable {
+public enum ExpirationCause: String, JSONStringEnum, Hashable {
     /// `os/expire` (the debugger's simulate-expiration).
     case simulated
     /// The task's runtime budget ran out.
@@ -22,7 +22,7 @@ public enum ExpirationCause: String, Sendable, CaseIterable, Hashable {
 }
 
 /// Why the app's process ended: `os/appTerminated`'s `reason`.
-public enum TerminationReason: String, Sendable, CaseIterable, Hashable {
+public enum TerminationReason: String, JSONStringEnum, Hashable {
     /// The system reclaimed the app (`os/terminate {reason: "system"}`): pending requests are kept.
     case system
     /// The user swiped the app away in the app switcher: no background launches until it is opened.
@@ -32,7 +32,7 @@ public enum TerminationReason: String, Sendable, CaseIterable, Hashable {
 }
 
 /// Why the app's process was started: `os/appLaunched`'s `cause`.
-public enum LaunchCause: String, Sendable, CaseIterable, Hashable {
+public enum LaunchCause: String, JSONStringEnum, Hashable {
     /// The user opened the app (`os/openApp`; also the process the plugin starts with).
     case user
     /// The system launched the app into the background to run a task (a cold start).
@@ -40,7 +40,7 @@ public enum LaunchCause: String, Sendable, CaseIterable, Hashable {
 }
 
 /// Where the app's process is in its life (`plugin/state`'s `ios.app.phase`).
-public enum AppPhase: String, Sendable, CaseIterable, Hashable {
+public enum AppPhase: String, JSONStringEnum, Hashable {
     /// Started, `didFinishLaunching` not returned yet: launch handlers may be registered.
     case launching
     /// Finished launching: registering a launch handler now is an error.
@@ -50,7 +50,7 @@ public enum AppPhase: String, Sendable, CaseIterable, Hashable {
 }
 
 /// One thing that keeps a pending request from running now (`os/explain`, `os/launchDeferred`).
-public enum LaunchFactor: String, Sendable, CaseIterable, Hashable {
+public enum LaunchFactor: String, JSONStringEnum, Hashable {
     /// No request is pending for the identifier.
     case notPending
     /// The request's `earliestBeginDate` has not come.
@@ -87,7 +87,7 @@ public enum LaunchFactor: String, Sendable, CaseIterable, Hashable {
 }
 
 /// The device conditions `--os ios` adds to ``Conditions`` (members of `os/setConditions`).
-public struct IOSConditions: JSONCodable, Hashable {
+public struct IOSConditions: JSONCodable, Codable, Hashable, FlattenedPresence {
     /// The battery's charge from 0 to 1 (default 1). Below 0.2 nothing discretionary launches.
     public var batteryLevel: Double
     /// Low Power Mode (default false): no background launches.
@@ -108,23 +108,6 @@ public struct IOSConditions: JSONCodable, Hashable {
         self.deviceInUse = deviceInUse
     }
 
-    public init(json: JSONValue) throws(JSONDecodingError) {
-        let r = try ObjectReader(json)
-        batteryLevel = try r.require("batteryLevel", .number)
-        lowPowerMode = try r.require("lowPowerMode", .bool)
-        deviceInUse = try r.require("deviceInUse", .bool)
-    }
-
-    /// Reads them when `batteryLevel` is present (an `--os ios` plugin), else nil.
-    static func ifPresent(in json: JSONValue) throws(JSONDecodingError) -> IOSConditions? {
-        guard json["batteryLevel"] != nil else { return nil }
-        return try IOSConditions(json: json)
-    }
-
-    /// The members, to be merged into the conditions object.
-    public var members: [String: JSONValue] {
-        ["batteryLevel": .number(batteryLevel), "lowPowerMode": .bool(lowPowerMode), "deviceInUse": .bool(deviceInUse)]
-    }
-
-    public var json: JSONValue { .object(JSONObject(members)) }
+    /// Flattened into ``Conditions``: present when `batteryLevel` is (an `--os ios` plugin).
+    public static var presenceKey: String { "batteryLevel" }
 }

@@ -13,30 +13,14 @@ public enum CompleteBgTask: RPCMethod {
     public static let kind = MethodKind.invoke
     public typealias Result = NullResult
 
-    /// `success` (default true).
-    public struct Params: JSONCodable, Hashable {
+    /// `success` (default true). Strict reading: a non-boolean `success` (null
+    /// included) throws; lenient reading (the `seed` profile): it is left out.
+    public struct Params: JSONCodable, Codable, Hashable {
         /// Whether the work succeeded; nil is not sent (the plugin takes `true`).
         public var success: Bool?
 
         /// Creates params.
         public init(success: Bool? = nil) { self.success = success }
-
-        /// Strict reading: a non-boolean `success` (null included) throws.
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            success = try ObjectReader(json).optional("success", .bool)
-        }
-
-        /// Lenient reading (the `seed` profile): a non-boolean `success` is left out.
-        public static func lenient(_ json: JSONValue) throws(JSONDecodingError) -> (Params, [JSONDecodingError]) {
-            var r = try ObjectReader(json)
-            let p = Params(success: r.lenient("success", .bool))
-            return (p, r.mismatches)
-        }
-
-        public var json: JSONValue {
-            guard let success else { return .object([:]) }
-            return ["success": .bool(success)]
-        }
     }
 }
 

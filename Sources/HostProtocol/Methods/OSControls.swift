@@ -1,16 +1,10 @@
 /// Params naming one task identifier.
-public struct IdentifierParams: JSONCodable, Hashable {
+public struct IdentifierParams: JSONCodable, Codable, Hashable {
     /// The task identifier.
     public var identifier: String
 
     /// Creates params.
     public init(identifier: String) { self.identifier = identifier }
-
-    public init(json: JSONValue) throws(JSONDecodingError) {
-        identifier = try ObjectReader(json).require("identifier", .string)
-    }
-
-    public var json: JSONValue { ["identifier": .string(identifier)] }
 }
 
 /// `os/launch`: like the debugger's simulate-launch. Needs a pending request for
@@ -22,7 +16,7 @@ public enum OSLaunch: RPCMethod {
     public typealias Params = IdentifierParams
 
     /// `{identifier, kind, at}`.
-    public struct Result: JSONCodable, Hashable {
+    public struct Result: JSONCodable, Codable, Hashable {
         /// The launched task's identifier.
         public var identifier: String
         /// Its kind.
@@ -35,17 +29,6 @@ public enum OSLaunch: RPCMethod {
             self.identifier = identifier
             self.kind = kind
             self.at = at
-        }
-
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json)
-            identifier = try r.require("identifier", .string)
-            kind = try r.require("kind", .oneOf)
-            at = try r.require("at", .time)
-        }
-
-        public var json: JSONValue {
-            ["identifier": .string(identifier), "kind": .string(kind.rawValue), "at": at.json]
         }
     }
 }
@@ -66,7 +49,11 @@ public enum OSAdvanceTime: RPCMethod {
     public static let kind = MethodKind.osControl
 
     /// `{seconds}`: finite and >= 0. Plain decimals convert to nanoseconds exactly.
-    public struct Params: JSONCodable, Hashable {
+    public struct Params: JSONCodable, Codable, Hashable {
+        enum CodingKeys: String, CodingKey {
+            case duration = "seconds"
+        }
+
         /// How far to advance.
         public var duration: VirtualTime
 
@@ -79,49 +66,50 @@ public enum OSAdvanceTime: RPCMethod {
         /// Creates params from an exact duration.
         public init(duration: VirtualTime) { self.duration = duration }
 
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json)
-            duration = try r.require("seconds", .time)
-            guard duration.nanoseconds >= 0, r.members["seconds"]?.doubleValue.map({ $0 >= 0 }) ?? true else {
-                throw JSONDecodingError(path: "seconds", expected: "a number >= 0", found: "\(r.members["seconds"]!)")
+        /// Reads `seconds`; the rule: not below 0 (in nanoseconds or as written).
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            duration = try c.decode(VirtualTime.self, forKey: .duration)
+            let written = try c.decode(JSONValue.self, forKey: .duration)
+            guard duration.nanoseconds >= 0, written.doubleValue.map({ $0 >= 0 }) ?? true else {
+                throw JSONDecodingError(path: "seconds", expected: "a number >= 0", found: "\(written)")
             }
         }
-
-        public var json: JSONValue { ["seconds": duration.json] }
     }
 
     /// `{now}`.
-    public struct Result: JSONCodable, Hashable {
+    public struct Result: JSONCodable, Codable, Hashable {
         /// The clock after the advance.
         public var now: VirtualTime
 
         /// An advance's result.
         public init(now: VirtualTime) { self.now = now }
 
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            now = try ObjectReader(json).require("now", .time)
-        }
-
-        public var json: JSONValue { ["now": now.json] }
     }
 }
 
 /// A list of task requests (the result of `os/pendingTaskRequests`).
-public struct TaskRequestList: JSONCodable, Hashable {
+public struct TaskRequestList: JSONCodable, Codable, Hashable {
     /// The requests, sorted by identifier.
     public var requests: [TaskRequestInfo]
 
     /// A list of requests (sorted by the caller).
     public init(_ requests: [TaskRequestInfo]) { self.requests = requests }
 
-    public init(json: JSONValue) throws(JSONDecodingError) {
-        guard let a = JSONField<[TaskRequestInfo]>.array(of: .decoded).read(json) else {
-            throw JSONDecodingError(path: "", expected: "an array of task requests", found: json.typeName)
+    /// Reads the array; any element that is not a task request fails the whole.
+    public init(from decoder: any Decoder) throws {
+        do {
+            requests = try decoder.singleValueContainer().decode([TaskRequestInfo].self)
+        } catch {
+            throw JSONDecodingError(path: "", expected: "an array of task requests", found: decoder.jsonTypeName)
         }
-        requests = a
     }
 
-    public var json: JSONValue { .array(requests.map(\.json)) }
+    /// Written as the bare array.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(requests)
+    }
 }
 
 /// `os/pendingTaskRequests`: the pending requests, sorted by identifier.
@@ -139,7 +127,7 @@ public enum OSSetConditions: RPCMethod {
     public typealias Result = Conditions
 
     /// Any subset of the conditions.
-    public struct Params: JSONCodable, Hashable {
+    public struct Params: JSONCodable, Codable, Hashable {
         /// The Background App Refresh setting.
         public var backgroundRefreshStatus: BackgroundRefreshStatus?
         /// Whether the device is on external power.
@@ -159,23 +147,6 @@ public enum OSSetConditions: RPCMethod {
             self.networkConnected = networkConnected
             self.autoLaunch = autoLaunch
         }
-
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json)
-            backgroundRefreshStatus = try r.optional("backgroundRefreshStatus", .oneOf)
-            externalPower = try r.optional("externalPower", .bool)
-            networkConnected = try r.optional("networkConnected", .bool)
-            autoLaunch = try r.optional("autoLaunch", .bool)
-        }
-
-        public var json: JSONValue {
-            var o: [String: JSONValue] = [:]
-            if let v = backgroundRefreshStatus { o["backgroundRefreshStatus"] = .string(v.rawValue) }
-            if let v = externalPower { o["externalPower"] = .bool(v) }
-            if let v = networkConnected { o["networkConnected"] = .bool(v) }
-            if let v = autoLaunch { o["autoLaunch"] = .bool(v) }
-            return .object(o)
-        }
     }
 }
 
@@ -183,9 +154,9 @@ extension OSSetConditions {
     /// The params under `--os ios`: the contract's members plus `batteryLevel` (a
     /// number from 0 to 1), `lowPowerMode` and `deviceInUse` (booleans). Under
     /// `--os manual` those are unknown members, ignored like any other.
-    public struct IOSParams: JSONCodable, Hashable {
+    public struct IOSParams: JSONCodable, Codable, Hashable, JSONValidated {
         /// The contract's four members.
-        public var base: Params
+        @Flattened public var base: Params
         /// The battery's charge, 0 to 1.
         public var batteryLevel: Double?
         /// Low Power Mode.
@@ -203,24 +174,12 @@ extension OSSetConditions {
             self.deviceInUse = deviceInUse
         }
 
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            base = try Params(json: json)
-            let r = try ObjectReader(json)
-            batteryLevel = try r.optional("batteryLevel", .number)
+        /// The rule: `batteryLevel` from 0 to 1.
+        public func validate() throws(JSONDecodingError) {
             if let level = batteryLevel, !(0...1).contains(level) {
                 throw JSONDecodingError(
                     path: "batteryLevel", expected: "a number from 0 to 1", found: "\(JSONNumber(level))")
             }
-            lowPowerMode = try r.optional("lowPowerMode", .bool)
-            deviceInUse = try r.optional("deviceInUse", .bool)
-        }
-
-        public var json: JSONValue {
-            guard case .object(var o) = base.json else { return base.json }
-            if let v = batteryLevel { o["batteryLevel"] = .number(v) }
-            if let v = lowPowerMode { o["lowPowerMode"] = .bool(v) }
-            if let v = deviceInUse { o["deviceInUse"] = .bool(v) }
-            return .object(o)
         }
     }
 }
@@ -234,13 +193,13 @@ public enum OSSubmit: RPCMethod {
     public typealias Result = TaskRequestInfo
 
     /// The request to submit.
-    public struct Params: JSONCodable, Hashable {
+    public struct Params: JSONCodable, Codable, Hashable, JSONValidated {
         /// The request's identifier.
         public var identifier: String
         /// Refresh or processing.
         public var kind: TaskKind
-        /// Absolute time on the plugin's clock, or nil.
-        public var earliestBeginDate: VirtualTime?
+        /// Absolute time on the plugin's clock, or nil (`null` reads as nil).
+        @NullAsAbsent public var earliestBeginDate: VirtualTime?
         /// Processing only: needs external power (default false).
         public var requiresExternalPower: Bool?
         /// Processing only: needs a network (default false).
@@ -258,25 +217,11 @@ public enum OSSubmit: RPCMethod {
             self.requiresNetworkConnectivity = requiresNetworkConnectivity
         }
 
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json)
-            identifier = try r.require("identifier", .string)
-            kind = try r.require("kind", .oneOf)
-            earliestBeginDate =
-                r.members["earliestBeginDate"]?.isNull == true ? nil : try r.optional("earliestBeginDate", .time)
-            requiresExternalPower = try r.optional("requiresExternalPower", .bool)
-            requiresNetworkConnectivity = try r.optional("requiresNetworkConnectivity", .bool)
+        /// The rule: constraints only on a processing request.
+        public func validate() throws(JSONDecodingError) {
             if kind == .refresh, requiresExternalPower == true || requiresNetworkConnectivity == true {
                 throw JSONDecodingError(path: "kind", expected: "processing when constraints are set", found: "refresh")
             }
-        }
-
-        public var json: JSONValue {
-            var o: [String: JSONValue] = ["identifier": .string(identifier), "kind": .string(kind.rawValue)]
-            if let earliestBeginDate { o["earliestBeginDate"] = earliestBeginDate.json }
-            if let v = requiresExternalPower { o["requiresExternalPower"] = .bool(v) }
-            if let v = requiresNetworkConnectivity { o["requiresNetworkConnectivity"] = .bool(v) }
-            return .object(o)
         }
     }
 }

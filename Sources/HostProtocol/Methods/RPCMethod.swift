@@ -67,24 +67,29 @@ public protocol RPCEvent {
     static var name: String { get }
 }
 
-/// Params of a method that takes none (unknown members are ignored).
-public struct EmptyParams: JSONCodable, Hashable {
+/// Params of a method that takes none (unknown members are ignored). Written as
+/// `{}`... but callers omit params entirely for these methods.
+public struct EmptyParams: JSONCodable, Codable, Hashable {
     /// Creates empty params.
     public init() {}
-    /// Accepts any object.
-    public init(json: JSONValue) throws(JSONDecodingError) {}
-    /// Written as `{}`... but callers omit params entirely for these methods.
-    public var json: JSONValue { .object([:]) }
+    /// Accepts any value (the server has already checked that params are by name).
+    public init(from decoder: any Decoder) throws {}
 }
 
 /// The `result: null` of a method that only resolves.
-public struct NullResult: JSONCodable, Hashable {
+public struct NullResult: JSONCodable, Codable, Hashable {
     /// Creates the null result.
     public init() {}
     /// Requires `null`.
-    public init(json: JSONValue) throws(JSONDecodingError) {
-        guard json.isNull else { throw JSONDecodingError(path: "", expected: "null", found: json.typeName) }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        guard c.decodeNil() else {
+            throw JSONDecodingError(path: "", expected: "null", found: decoder.jsonTypeName)
+        }
     }
     /// `null`.
-    public var json: JSONValue { .null }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encodeNil()
+    }
 }

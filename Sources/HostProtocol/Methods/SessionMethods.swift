@@ -4,42 +4,52 @@ public enum Initialize: RPCMethod {
     public static let kind = MethodKind.session
 
     /// `{capabilities: {events}}`.
-    public struct Params: JSONCodable, Hashable {
+    public struct Params: JSONCodable, Codable, Hashable {
+        /// `capabilities`: what the host can take.
+        public struct Capabilities: Codable, Hashable, Sendable {
+            /// Whether the host wants event notifications.
+            public var events: Bool?
+        }
+
+        /// What the host can take (absent: nothing).
+        public var capabilities: Capabilities?
+
         /// Whether the host wants event notifications.
-        public var events: Bool?
-
-        /// Creates params.
-        public init(events: Bool? = nil) { self.events = events }
-
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json)
-            guard let caps = r.members["capabilities"] else {
-                events = nil
-                return
-            }
-            events = try ObjectReader(caps, path: "capabilities").optional("events", .bool)
+        public var events: Bool? {
+            get { capabilities?.events }
+            set { capabilities = Capabilities(events: newValue) }
         }
 
-        public var json: JSONValue {
-            guard let events else { return ["capabilities": .object([:])] }
-            return ["capabilities": ["events": .bool(events)]]
-        }
+        /// Creates params (`capabilities` is always written, `{}` when `events` is nil).
+        public init(events: Bool? = nil) { capabilities = Capabilities(events: events) }
     }
 
     /// What the plugin says about itself.
-    public struct Result: JSONCodable, Hashable {
+    public struct Result: JSONCodable, Codable, Hashable {
+        /// `serverInfo`.
+        public struct ServerInfo: Codable, Hashable, Sendable {
+            /// The server's name.
+            public var name: String
+            /// The server's version.
+            public var version: String
+        }
+
+        /// `taskIdentifiers`.
+        public struct TaskIdentifiers: Codable, Hashable, Sendable {
+            /// `<bundle-id>.bg-refresh`.
+            public var refresh: String
+            /// `<bundle-id>.bg-processing`.
+            public var processing: String
+        }
+
         /// Always `"1"` for this contract.
         public var protocolVersion: String
-        /// The server's name.
-        public var serverName: String
-        /// The server's version.
-        public var serverVersion: String
+        /// The server's name and version.
+        public var serverInfo: ServerInfo
         /// `--bundle-id`.
         public var bundleIdentifier: String
-        /// `<bundle-id>.bg-refresh`.
-        public var refreshIdentifier: String
-        /// `<bundle-id>.bg-processing`.
-        public var processingIdentifier: String
+        /// The two task identifiers.
+        public var taskIdentifiers: TaskIdentifiers
         /// `--clock`.
         public var clock: ClockKind
         /// `--profile`.
@@ -49,6 +59,15 @@ public enum Initialize: RPCMethod {
         /// `--os-seed`, written only under `--os ios`.
         public var osSeed: UInt64?
 
+        /// The server's name.
+        public var serverName: String { serverInfo.name }
+        /// The server's version.
+        public var serverVersion: String { serverInfo.version }
+        /// `<bundle-id>.bg-refresh`.
+        public var refreshIdentifier: String { taskIdentifiers.refresh }
+        /// `<bundle-id>.bg-processing`.
+        public var processingIdentifier: String { taskIdentifiers.processing }
+
         /// Creates a result.
         public init(
             protocolVersion: String = "1", serverName: String, serverVersion: String, bundleIdentifier: String,
@@ -56,52 +75,13 @@ public enum Initialize: RPCMethod {
             os: OSMode? = nil, osSeed: UInt64? = nil
         ) {
             self.protocolVersion = protocolVersion
-            self.serverName = serverName
-            self.serverVersion = serverVersion
+            self.serverInfo = ServerInfo(name: serverName, version: serverVersion)
             self.bundleIdentifier = bundleIdentifier
-            self.refreshIdentifier = refreshIdentifier
-            self.processingIdentifier = processingIdentifier
+            self.taskIdentifiers = TaskIdentifiers(refresh: refreshIdentifier, processing: processingIdentifier)
             self.clock = clock
             self.profile = profile
             self.os = os
             self.osSeed = osSeed
-        }
-
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json)
-            protocolVersion = try r.require("protocolVersion", .string)
-            let info = try ObjectReader(try r.require("serverInfo", .any), path: "serverInfo")
-            serverName = try info.require("name", .string)
-            serverVersion = try info.require("version", .string)
-            bundleIdentifier = try r.require("bundleIdentifier", .string)
-            let ids = try ObjectReader(try r.require("taskIdentifiers", .any), path: "taskIdentifiers")
-            refreshIdentifier = try ids.require("refresh", .string)
-            processingIdentifier = try ids.require("processing", .string)
-            clock = try r.require("clock", .oneOf)
-            profile = try r.require("profile", .oneOf)
-            os = try r.optional("os", .oneOf)
-            osSeed = try r.optional(
-                "osSeed",
-                JSONField(expected: "an integer from 0 to 2^64-1") { v in
-                    guard case .number(let n) = v else { return nil }
-                    return UInt64(n.literal)
-                })
-        }
-
-        public var json: JSONValue {
-            var o: [String: JSONValue] = [
-                "protocolVersion": .string(protocolVersion),
-                "serverInfo": ["name": .string(serverName), "version": .string(serverVersion)],
-                "bundleIdentifier": .string(bundleIdentifier),
-                "taskIdentifiers": [
-                    "refresh": .string(refreshIdentifier), "processing": .string(processingIdentifier),
-                ],
-                "clock": .string(clock.rawValue),
-                "profile": .string(profile.rawValue),
-            ]
-            if let os { o["os"] = .string(os.rawValue) }
-            if let osSeed { o["osSeed"] = .number(JSONNumber(uncheckedLiteral: String(osSeed))) }
-            return .object(JSONObject(o))
         }
     }
 }

@@ -1,5 +1,5 @@
 /// The two kinds of background task the plugin uses.
-public enum TaskKind: String, Sendable, CaseIterable, Hashable {
+public enum TaskKind: String, JSONStringEnum, Hashable {
     /// `BGAppRefreshTask`: about 30 s of budget, always gets a safety timer.
     case refresh
     /// `BGProcessingTask`: minutes, a safety timer only when configured.
@@ -7,7 +7,7 @@ public enum TaskKind: String, Sendable, CaseIterable, Hashable {
 }
 
 /// The plugin's behaviour profile (`--profile`).
-public enum Profile: String, Sendable, CaseIterable, Hashable {
+public enum Profile: String, JSONStringEnum, Hashable {
     /// Exactly as the seed plugin behaves, defects included.
     case seed
     /// The fixes: wrong-typed params are `-32602`, a superseded `waitForCancel` is rejected.
@@ -15,7 +15,7 @@ public enum Profile: String, Sendable, CaseIterable, Hashable {
 }
 
 /// Which clock drives the plugin (`--clock`).
-public enum ClockKind: String, Sendable, CaseIterable, Hashable {
+public enum ClockKind: String, JSONStringEnum, Hashable {
     /// Starts at 0 and moves only with `os/advanceTime`.
     case virtual
     /// Follows real time, scaled by `--time-scale`.
@@ -23,7 +23,7 @@ public enum ClockKind: String, Sendable, CaseIterable, Hashable {
 }
 
 /// The user's Background App Refresh setting as the emulated OS sees it.
-public enum BackgroundRefreshStatus: String, Sendable, CaseIterable, Hashable {
+public enum BackgroundRefreshStatus: String, JSONStringEnum, Hashable {
     /// Background App Refresh is on.
     case available
     /// The user turned it off.
@@ -33,13 +33,13 @@ public enum BackgroundRefreshStatus: String, Sendable, CaseIterable, Hashable {
 }
 
 /// A pending task request, as `os/pendingTaskRequests` and `os/requestSubmitted` show it.
-public struct TaskRequestInfo: JSONCodable, Hashable {
+public struct TaskRequestInfo: JSONCodable, Codable, Hashable {
     /// The task identifier.
     public var identifier: String
     /// Refresh or processing.
     public var kind: TaskKind
-    /// The earliest time the task may begin, or nil for "as soon as possible".
-    public var earliestBeginDate: VirtualTime?
+    /// The earliest time the task may begin, or nil for "as soon as possible" (written as `null`).
+    @ExplicitNull public var earliestBeginDate: VirtualTime?
     /// Processing only: needs external power (always false for refresh).
     public var requiresExternalPower: Bool
     /// Processing only: needs a network connection (always false for refresh).
@@ -56,30 +56,10 @@ public struct TaskRequestInfo: JSONCodable, Hashable {
         self.requiresExternalPower = requiresExternalPower
         self.requiresNetworkConnectivity = requiresNetworkConnectivity
     }
-
-    public init(json: JSONValue) throws(JSONDecodingError) {
-        let r = try ObjectReader(json)
-        identifier = try r.require("identifier", .string)
-        kind = try r.require("kind", .oneOf)
-        earliestBeginDate =
-            r.members["earliestBeginDate"]?.isNull == true ? nil : try r.optional("earliestBeginDate", .time)
-        requiresExternalPower = try r.require("requiresExternalPower", .bool)
-        requiresNetworkConnectivity = try r.require("requiresNetworkConnectivity", .bool)
-    }
-
-    public var json: JSONValue {
-        [
-            "identifier": .string(identifier),
-            "kind": .string(kind.rawValue),
-            "earliestBeginDate": earliestBeginDate?.json ?? .null,
-            "requiresExternalPower": .bool(requiresExternalPower),
-            "requiresNetworkConnectivity": .bool(requiresNetworkConnectivity),
-        ]
-    }
 }
 
 /// The emulated device's conditions (`os/setConditions`).
-public struct Conditions: JSONCodable, Hashable {
+public struct Conditions: JSONCodable, Codable, Hashable {
     /// Background App Refresh setting (default `available`).
     public var backgroundRefreshStatus: BackgroundRefreshStatus
     /// On external power (default false).
@@ -89,7 +69,7 @@ public struct Conditions: JSONCodable, Hashable {
     /// Whether advancing time launches eligible requests (default false; true under `--os ios`).
     public var autoLaunch: Bool
     /// `--os ios` only: battery, Low Power Mode, device in use (nil and not written otherwise).
-    public var ios: IOSConditions?
+    @Flattened public var ios: IOSConditions?
 
     /// The defaults of a freshly started plugin.
     public static let defaults = Conditions(
@@ -111,34 +91,14 @@ public struct Conditions: JSONCodable, Hashable {
         self.autoLaunch = autoLaunch
         self.ios = ios
     }
-
-    public init(json: JSONValue) throws(JSONDecodingError) {
-        let r = try ObjectReader(json)
-        backgroundRefreshStatus = try r.require("backgroundRefreshStatus", .oneOf)
-        externalPower = try r.require("externalPower", .bool)
-        networkConnected = try r.require("networkConnected", .bool)
-        autoLaunch = try r.require("autoLaunch", .bool)
-        ios = try IOSConditions.ifPresent(in: json)
-    }
-
-    public var json: JSONValue {
-        var o: [String: JSONValue] = [
-            "backgroundRefreshStatus": .string(backgroundRefreshStatus.rawValue),
-            "externalPower": .bool(externalPower),
-            "networkConnected": .bool(networkConnected),
-            "autoLaunch": .bool(autoLaunch),
-        ]
-        if let ios { o.merge(ios.members) { a, _ in a } }
-        return .object(JSONObject(o))
-    }
 }
 
 /// The six `ios…` values the plugin keeps between `startKeepalive` calls.
-public struct PluginConfig: JSONCodable, Hashable {
+public struct PluginConfig: JSONCodable, Codable, Hashable {
     /// Refresh safety timer, seconds (default 28).
     public var iosSafetyTimeoutSecs: Double
-    /// Processing safety timer, seconds; nil or <= 0 means none (default nil).
-    public var iosProcessingSafetyTimeoutSecs: Double?
+    /// Processing safety timer, seconds; nil (written as `null`) or <= 0 means none (default nil).
+    @ExplicitNull public var iosProcessingSafetyTimeoutSecs: Double?
     /// Refresh `earliestBeginDate` offset, minutes (default 15).
     public var iosEarliestRefreshBeginMinutes: Double
     /// Processing `earliestBeginDate` offset, minutes (default 15).
@@ -164,28 +124,5 @@ public struct PluginConfig: JSONCodable, Hashable {
         self.iosEarliestProcessingBeginMinutes = iosEarliestProcessingBeginMinutes
         self.iosRequiresExternalPower = iosRequiresExternalPower
         self.iosRequiresNetworkConnectivity = iosRequiresNetworkConnectivity
-    }
-
-    public init(json: JSONValue) throws(JSONDecodingError) {
-        let r = try ObjectReader(json)
-        iosSafetyTimeoutSecs = try r.require("iosSafetyTimeoutSecs", .number)
-        iosProcessingSafetyTimeoutSecs =
-            r.members["iosProcessingSafetyTimeoutSecs"]?.isNull == true
-            ? nil : try r.optional("iosProcessingSafetyTimeoutSecs", .number)
-        iosEarliestRefreshBeginMinutes = try r.require("iosEarliestRefreshBeginMinutes", .number)
-        iosEarliestProcessingBeginMinutes = try r.require("iosEarliestProcessingBeginMinutes", .number)
-        iosRequiresExternalPower = try r.require("iosRequiresExternalPower", .bool)
-        iosRequiresNetworkConnectivity = try r.require("iosRequiresNetworkConnectivity", .bool)
-    }
-
-    public var json: JSONValue {
-        [
-            "iosSafetyTimeoutSecs": .number(iosSafetyTimeoutSecs),
-            "iosProcessingSafetyTimeoutSecs": iosProcessingSafetyTimeoutSecs.map { .number($0) } ?? .null,
-            "iosEarliestRefreshBeginMinutes": .number(iosEarliestRefreshBeginMinutes),
-            "iosEarliestProcessingBeginMinutes": .number(iosEarliestProcessingBeginMinutes),
-            "iosRequiresExternalPower": .bool(iosRequiresExternalPower),
-            "iosRequiresNetworkConnectivity": .bool(iosRequiresNetworkConnectivity),
-        ]
     }
 }

@@ -1,0 +1,130 @@
+/// The keyed container of ``JSONValueDecoding``: an object's members by key.
+///
+/// `decode` requires the member (absent: found `"nothing"`); `decodeIfPresent`
+/// follows the decoder's reading (see ``JSONValueDecoder``).
+struct JSONKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    let members: JSONObject
+    let decoder: JSONValueDecoding
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var allKeys: [Key] { members.keys.compactMap(Key.init(stringValue:)) }
+
+    func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
+
+    func decodeNil(forKey key: Key) throws -> Bool { members[key.stringValue]?.isNull ?? true }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        guard let value = members[key.stringValue] else {
+            throw JSONDecodingError(path: path(key), expected: jsonExpected(type), found: "nothing")
+        }
+        return try decoder.read(type, from: value, at: codingPath + [key])
+    }
+
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard let value = members[key.stringValue] else { return nil }
+        if decoder.reading == .lenient {
+            // Lenient: anything but a value of the type, `null` included, is left out.
+            guard !value.isNull else {
+                decoder.sink.mismatches.append(
+                    JSONDecodingError(path: path(key), expected: jsonExpected(type), found: "null"))
+                return nil
+            }
+            do {
+                return try decoder.read(type, from: value, at: codingPath + [key])
+            } catch let error as JSONDecodingError {
+                decoder.sink.mismatches.append(error)
+                return nil
+            }
+        }
+        // Strict: `null` is a value only for a type that is itself optional.
+        if value.isNull, !(type is any JSONOptional.Type) {
+            throw JSONDecodingError(path: path(key), expected: jsonExpected(type), found: "null")
+        }
+        return try decoder.read(type, from: value, at: codingPath + [key])
+    }
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        try nestedDecoder(key).container(keyedBy: type)
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try nestedDecoder(key).unkeyedContainer()
+    }
+
+    func superDecoder() throws -> any Decoder { decoder }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder { try nestedDecoder(key) }
+
+    private func nestedDecoder(_ key: Key) throws -> JSONValueDecoding {
+        guard let value = members[key.stringValue] else {
+            throw JSONDecodingError(path: path(key), expected: "an object", found: "nothing")
+        }
+        return JSONValueDecoding(value, codingPath: codingPath + [key], reading: decoder.reading, sink: decoder.sink)
+    }
+
+    private func path(_ key: Key) -> String { (codingPath + [key]).jsonPath }
+}
+
+/// The unkeyed container of ``JSONValueDecoding``: an array's elements in order.
+struct JSONUnkeyedDecoding: UnkeyedDecodingContainer {
+    let elements: [JSONValue]
+    let decoder: JSONValueDecoding
+    private(set) var currentIndex = 0
+
+    init(elements: [JSONValue], decoder: JSONValueDecoding) {
+        self.elements = elements
+        self.decoder = decoder
+    }
+
+    var codingPath: [any CodingKey] { decoder.codingPath }
+    var count: Int? { elements.count }
+    var isAtEnd: Bool { currentIndex >= elements.count }
+
+    mutating func decodeNil() throws -> Bool {
+        guard !isAtEnd, elements[currentIndex].isNull else { return false }
+        currentIndex += 1
+        return true
+    }
+
+    mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        let index = IndexKey(intValue: currentIndex)
+        guard !isAtEnd else {
+            throw JSONDecodingError(path: (codingPath + [index]).jsonPath, expected: jsonExpected(type), found: "nothing")
+        }
+        let value = try decoder.read(type, from: elements[currentIndex], at: codingPath + [index])
+        currentIndex += 1
+        return value
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+        -> KeyedDecodingContainer<NestedKey>
+    {
+        try nextDecoder().container(keyedBy: type)
+    }
+
+    mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try nextDecoder().unkeyedContainer()
+    }
+
+    mutating func superDecoder() throws -> any Decoder { try nextDecoder() }
+
+    private mutating func nextDecoder() throws -> JSONValueDecoding {
+        let index = IndexKey(intValue: currentIndex)
+        guard !isAtEnd else {
+            throw JSONDecodingError(path: (codingPath + [index]).jsonPath, expected: "a value", found: "nothing")
+        }
+        defer { currentIndex += 1 }
+        return JSONValueDecoding(
+            elements[currentIndex], codingPath: codingPath + [index], reading: decoder.reading, sink: decoder.sink)
+    }
+}
+
+/// An array index as a coding key.
+struct IndexKey: CodingKey {
+    let intValue: Int?
+    var stringValue: String { intValue.map(String.init) ?? "" }
+    init(intValue: Int) { self.intValue = intValue }
+    init?(stringValue: String) { nil }
+}
