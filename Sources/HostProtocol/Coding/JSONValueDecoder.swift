@@ -101,6 +101,11 @@ final class JSONValueDecoding: Decoder {
             }
             return t as! T
         }
+        // A number type that is not a scalar here would come back through the single
+        // value container forever.
+        if type is any Numeric.Type {
+            throw JSONDecodingError(path: path.jsonPath, expected: "a number type the protocol uses", found: "\(type)")
+        }
         let t = try T(from: JSONValueDecoding(value, codingPath: path, reading: reading, sink: sink))
         if let validated = t as? any JSONValidated { try validated.validate() }
         return t
