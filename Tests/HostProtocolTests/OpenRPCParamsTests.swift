@@ -6,7 +6,8 @@ import Testing
 /// decoders (`M.Params(json:)`, the plugin's own) read them, in both directions.
 ///
 /// - Every member a decoder reads is a documented param: each candidate name (every string
-///   literal of `Sources/HostProtocol/Methods`, and every name in the document) is sent with
+///   literal of `Sources/HostProtocol/Methods`, every member a `Codable` declaration reads,
+///   and every name in the document) is sent with
 ///   values no field reader takes; a decoder that rejects it, naming the member, reads it.
 /// - Every documented param is read: sent with a value its schema rejects, the decoder
 ///   rejects it, naming the member.
@@ -86,8 +87,8 @@ struct OpenRPCParamsTests {
         error.path == member || error.path.hasPrefix(member + ".") || error.path.hasPrefix(member + "[")
     }
 
-    /// Every string literal that could be a member name in the typed methods' sources, and
-    /// every name the document uses.
+    /// Every string literal that could be a member name in the typed methods' sources, every
+    /// member the `Codable` declarations read (``JSONShape``), and every name the document uses.
     static var candidates: Set<String> {
         get throws {
             let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -113,6 +114,18 @@ struct OpenRPCParamsTests {
                 }
             }
             collect(OpenRPCDocument.value)
+            // The members the Codable declarations read (their names are no string literals).
+            func members(_ shape: JSONShape) {
+                for (key, member) in shape.members {
+                    names.insert(key)
+                    member.shape.map(members)
+                }
+                shape.elements.forEach(members)
+            }
+            for d in OpenRPCShapeTests.declared {
+                members(d.params)
+                d.result.map(members)
+            }
             return names
         }
     }

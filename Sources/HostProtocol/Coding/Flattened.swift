@@ -53,6 +53,9 @@ extension KeyedDecodingContainer {
     /// An optional ``Flattened`` member: read when its presence key is in this object.
     public func decode<V: FlattenedPresence>(_ type: Flattened<V?>.Type, forKey key: Key) throws -> Flattened<V?> {
         let decoder = try superDecoder()
+        if let recorder = decoder as? ShapeRecorder {
+            return Flattened(wrappedValue: try recorder.optionally { try V(from: recorder) })
+        }
         guard try decoder.container(keyedBy: NameKey.self).contains(NameKey(stringValue: V.presenceKey)) else {
             return Flattened(wrappedValue: nil)
         }

@@ -9,7 +9,7 @@ public enum SubmitFailedEvent: RPCEvent {
     public static let name = "os/submitFailed"
 
     /// `{identifier, error}`.
-    public struct Params: JSONCodable, Hashable {
+    public struct Params: JSONCodable, Codable, Hashable {
         /// The request's identifier.
         public var identifier: String
         /// The scheduler's error.
@@ -20,14 +20,6 @@ public enum SubmitFailedEvent: RPCEvent {
             self.identifier = identifier
             self.error = error
         }
-
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json)
-            identifier = try r.require("identifier", .string)
-            error = try r.require("error", .oneOf)
-        }
-
-        public var json: JSONValue { ["identifier": .string(identifier), "error": .string(error.rawValue)] }
     }
 }
 
@@ -38,7 +30,7 @@ public enum RequestCancelledEvent: RPCEvent {
 }
 
 /// A task event's params: `identifier`, `at`, and for some `kind`, `success` or `cause`.
-public struct TaskEventParams: JSONCodable, Hashable {
+public struct TaskEventParams: JSONCodable, Codable, Hashable {
     /// The task's identifier.
     public var identifier: String
     /// When it happened.
@@ -61,22 +53,6 @@ public struct TaskEventParams: JSONCodable, Hashable {
         self.cause = cause
     }
 
-    public init(json: JSONValue) throws(JSONDecodingError) {
-        let r = try ObjectReader(json)
-        identifier = try r.require("identifier", .string)
-        at = try r.require("at", .time)
-        kind = try r.optional("kind", .oneOf)
-        success = try r.optional("success", .bool)
-        cause = try r.optional("cause", .oneOf)
-    }
-
-    public var json: JSONValue {
-        var o: [String: JSONValue] = ["identifier": .string(identifier), "at": at.json]
-        if let kind { o["kind"] = .string(kind.rawValue) }
-        if let success { o["success"] = .bool(success) }
-        if let cause { o["cause"] = .string(cause.rawValue) }
-        return .object(o)
-    }
 }
 
 /// `os/taskLaunched`: the OS launched a task (`identifier`, `kind`, `at`).
@@ -103,7 +79,7 @@ public enum ViolationEvent: RPCEvent {
     public static let name = "os/violation"
 
     /// `{rule, detail}`.
-    public struct Params: JSONCodable, Hashable {
+    public struct Params: JSONCodable, Codable, Hashable {
         /// The rule's name (`exactly-once`, `invoke.answered-once`).
         public var rule: String
         /// What happened.
@@ -114,14 +90,6 @@ public enum ViolationEvent: RPCEvent {
             self.rule = rule
             self.detail = detail
         }
-
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json)
-            rule = try r.require("rule", .string)
-            detail = try r.require("detail", .string)
-        }
-
-        public var json: JSONValue { ["rule": .string(rule), "detail": .string(detail)] }
     }
 }
 
@@ -130,7 +98,7 @@ public enum SafetyTimerEvent: RPCEvent {
     public static let name = "plugin/safetyTimer"
 
     /// The timer's transition.
-    public enum State: String, Sendable, CaseIterable, Hashable {
+    public enum State: String, JSONStringEnum, Hashable {
         /// The timer was scheduled.
         case started
         /// The timer fired at its deadline.
@@ -140,7 +108,7 @@ public enum SafetyTimerEvent: RPCEvent {
     }
 
     /// `{state, deadline}`.
-    public struct Params: JSONCodable, Hashable {
+    public struct Params: JSONCodable, Codable, Hashable {
         /// Started, fired or invalidated.
         public var state: State
         /// The timer's deadline.
@@ -151,13 +119,7 @@ public enum SafetyTimerEvent: RPCEvent {
             self.state = state
             self.deadline = deadline
         }
-
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json)
-            state = try r.require("state", .oneOf)
-            deadline = try r.require("deadline", .time)
-        }
-
-        public var json: JSONValue { ["state": .string(state.rawValue), "deadline": deadline.json] }
     }
 }
+
+extension SchedulerErrorKind: JSONStringEnum {}
