@@ -52,6 +52,9 @@ struct OpenRPCShapeTests {
         Declared(event: RequestCancelledEvent.self), Declared(event: TaskLaunchedEvent.self),
         Declared(event: TaskExpiredEvent.self), Declared(event: TaskCompletedEvent.self),
         Declared(event: ViolationEvent.self), Declared(event: SafetyTimerEvent.self),
+        Declared(OSTerminate.self, os: .ios), Declared(OSOpenApp.self, os: .ios), Declared(OSExplain.self, os: .ios),
+        Declared(event: AppLaunchedEvent.self), Declared(event: AppTerminatedEvent.self),
+        Declared(event: LaunchDeferredEvent.self),
     ]
 
     static let schema = JSONSchema(document: OpenRPCDocument.value)

@@ -1,5 +1,5 @@
 /// The app's process as `os/terminate`, `os/openApp` and `plugin/state` (`ios.app`) show it.
-public struct AppStatus: JSONCodable, Hashable {
+public struct AppStatus: JSONCodable, Codable, Hashable {
     /// `launching`, `running` or `notRunning`.
     public var phase: AppPhase
     /// Why the current (or last) process was started.
@@ -9,14 +9,14 @@ public struct AppStatus: JSONCodable, Hashable {
     /// Whether the app was force-quit and not opened since: no background launches.
     public var forceQuit: Bool
     /// Why a launch handler could not be registered in this process, if one could not.
-    public var registrationError: String?
+    @ExplicitNull public var registrationError: String?
     /// How the last process ended (`reason`, `at`), if one has.
-    public var lastTermination: Termination?
+    @ExplicitNull public var lastTermination: Termination?
     /// Processes started since the plugin started or was reset (the first one included).
     public var launches: Int
 
     /// How a process ended.
-    public struct Termination: JSONCodable, Hashable {
+    public struct Termination: JSONCodable, Codable, Hashable {
         /// Why it ended.
         public var reason: TerminationReason
         /// When.
@@ -27,14 +27,6 @@ public struct AppStatus: JSONCodable, Hashable {
             self.reason = reason
             self.at = at
         }
-
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json, path: "lastTermination")
-            reason = try r.require("reason", .oneOf)
-            at = try r.require("at", .time)
-        }
-
-        public var json: JSONValue { ["reason": .string(reason.rawValue), "at": at.json] }
     }
 
     /// The app's status.
@@ -51,27 +43,6 @@ public struct AppStatus: JSONCodable, Hashable {
         self.launches = launches
     }
 
-    public init(json: JSONValue) throws(JSONDecodingError) {
-        let r = try ObjectReader(json, path: "app")
-        phase = try r.require("phase", .oneOf)
-        launchCause = try r.require("launchCause", .oneOf)
-        launchedAt = try r.require("launchedAt", .time)
-        forceQuit = try r.require("forceQuit", .bool)
-        let error = try r.require("registrationError", .any)
-        registrationError = error.isNull ? nil : try r.require("registrationError", .string)
-        let last = try r.require("lastTermination", .any)
-        lastTermination = last.isNull ? nil : try Termination(json: last)
-        launches = Int(try r.require("launches", .integer))
-    }
-
-    public var json: JSONValue {
-        [
-            "phase": .string(phase.rawValue), "launchCause": .string(launchCause.rawValue),
-            "launchedAt": launchedAt.json,
-            "forceQuit": .bool(forceQuit), "registrationError": registrationError.map { .string($0) } ?? .null,
-            "lastTermination": lastTermination?.json ?? .null, "launches": .number(launches),
-        ]
-    }
 }
 
 /// `os/terminate` (`--os ios` only): ends the app's process. `reason` `system` (the
@@ -85,23 +56,21 @@ public enum OSTerminate: RPCMethod {
     public typealias Result = AppStatus
 
     /// `{reason}`: `system` or `forceQuit` (`watchdog` is the system's own).
-    public struct Params: JSONCodable, Hashable {
+    public struct Params: JSONCodable, Codable, Hashable {
         /// `system` or `forceQuit`.
         public var reason: TerminationReason
 
         /// Params.
         public init(reason: TerminationReason) { self.reason = reason }
 
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json)
-            let text = try r.require("reason", .string)
+        /// Reads `reason`; the rule: `watchdog` is the system's own, not the host's to ask for.
+        public init(from decoder: any Decoder) throws {
+            let text = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .reason)
             guard let reason = TerminationReason(rawValue: text), reason != .watchdog else {
                 throw JSONDecodingError(path: "reason", expected: "one of system, forceQuit", found: "\"\(text)\"")
             }
             self.reason = reason
         }
-
-        public var json: JSONValue { ["reason": .string(reason.rawValue)] }
     }
 }
 

@@ -4,7 +4,7 @@ public enum AppLaunchedEvent: RPCEvent {
     public static let name = "os/appLaunched"
 
     /// `{cause, at, identifier?}`.
-    public struct Params: JSONCodable, Hashable {
+    public struct Params: JSONCodable, Codable, Hashable {
         /// Why it started: the user, or a background task.
         public var cause: LaunchCause
         /// When.
@@ -18,19 +18,6 @@ public enum AppLaunchedEvent: RPCEvent {
             self.at = at
             self.identifier = identifier
         }
-
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json)
-            cause = try r.require("cause", .oneOf)
-            at = try r.require("at", .time)
-            identifier = try r.optional("identifier", .string)
-        }
-
-        public var json: JSONValue {
-            var o: [String: JSONValue] = ["cause": .string(cause.rawValue), "at": at.json]
-            if let identifier { o["identifier"] = .string(identifier) }
-            return .object(JSONObject(o))
-        }
     }
 }
 
@@ -41,7 +28,7 @@ public enum AppTerminatedEvent: RPCEvent {
     public static let name = "os/appTerminated"
 
     /// `{reason, at, identifier?}`.
-    public struct Params: JSONCodable, Hashable {
+    public struct Params: JSONCodable, Codable, Hashable {
         /// Why it ended.
         public var reason: TerminationReason
         /// When.
@@ -55,19 +42,6 @@ public enum AppTerminatedEvent: RPCEvent {
             self.at = at
             self.identifier = identifier
         }
-
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json)
-            reason = try r.require("reason", .oneOf)
-            at = try r.require("at", .time)
-            identifier = try r.optional("identifier", .string)
-        }
-
-        public var json: JSONValue {
-            var o: [String: JSONValue] = ["reason": .string(reason.rawValue), "at": at.json]
-            if let identifier { o["identifier"] = .string(identifier) }
-            return .object(JSONObject(o))
-        }
     }
 }
 
@@ -78,7 +52,7 @@ public enum LaunchDeferredEvent: RPCEvent {
     public static let name = "os/launchDeferred"
 
     /// `{identifier, at, reasons, nextPossibleAt}`.
-    public struct Params: JSONCodable, Hashable {
+    public struct Params: JSONCodable, Codable, Hashable {
         /// The request's identifier.
         public var identifier: String
         /// When its planned time came.
@@ -86,7 +60,7 @@ public enum LaunchDeferredEvent: RPCEvent {
         /// Every reason it could not launch, in `os/explain`'s order.
         public var reasons: [LaunchReason]
         /// When it could launch if only the clock moves; nil when it waits for something else.
-        public var nextPossibleAt: VirtualTime?
+        @ExplicitNull public var nextPossibleAt: VirtualTime?
 
         /// The event's params.
         public init(identifier: String, at: VirtualTime, reasons: [LaunchReason], nextPossibleAt: VirtualTime?) {
@@ -94,22 +68,6 @@ public enum LaunchDeferredEvent: RPCEvent {
             self.at = at
             self.reasons = reasons
             self.nextPossibleAt = nextPossibleAt
-        }
-
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json)
-            identifier = try r.require("identifier", .string)
-            at = try r.require("at", .time)
-            reasons = try r.require("reasons", .array(of: .decoded))
-            let next = try r.require("nextPossibleAt", .any)
-            nextPossibleAt = next.isNull ? nil : try r.require("nextPossibleAt", .time)
-        }
-
-        public var json: JSONValue {
-            [
-                "identifier": .string(identifier), "at": at.json, "reasons": .array(reasons.map(\.json)),
-                "nextPossibleAt": nextPossibleAt?.json ?? .null,
-            ]
         }
     }
 }

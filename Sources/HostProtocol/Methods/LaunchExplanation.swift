@@ -4,7 +4,7 @@
 /// ```json
 /// {"detail":"energy budget exhausted until 06:00 (t=21600 s)","factor":"energyBudget","until":21600}
 /// ```
-public struct LaunchReason: JSONCodable, Hashable {
+public struct LaunchReason: JSONCodable, Codable, Hashable {
     /// Which factor (for programs).
     public var factor: LaunchFactor
     /// The same in words (for people).
@@ -19,26 +19,14 @@ public struct LaunchReason: JSONCodable, Hashable {
         self.until = until
     }
 
-    public init(json: JSONValue) throws(JSONDecodingError) {
-        let r = try ObjectReader(json, path: "reasons")
-        factor = try r.require("factor", .oneOf)
-        detail = try r.require("detail", .string)
-        until = try r.optional("until", .time)
-    }
-
-    public var json: JSONValue {
-        var o: [String: JSONValue] = ["factor": .string(factor.rawValue), "detail": .string(detail)]
-        if let until { o["until"] = until.json }
-        return .object(JSONObject(o))
-    }
 }
 
 /// `os/explain`'s result: every reason the request is not running now, and the
 /// earliest time it could launch if nothing but the clock changes (nil when it
 /// waits for a condition, the running task, the user, or a submission).
-public struct LaunchExplanation: JSONCodable, Hashable {
+public struct LaunchExplanation: JSONCodable, Codable, Hashable {
     /// Where the identifier's request stands.
-    public enum Status: String, Sendable, CaseIterable, Hashable {
+    public enum Status: String, JSONStringEnum, Hashable {
         /// Submitted and waiting.
         case pending
         /// Launched and not completed.
@@ -54,7 +42,7 @@ public struct LaunchExplanation: JSONCodable, Hashable {
     /// In the documented order (`docs/protocol.md`); empty when it runs or could launch now.
     public var reasons: [LaunchReason]
     /// When it launches if only the clock moves; nil when it waits for something else.
-    public var nextPossibleAt: VirtualTime?
+    @ExplicitNull public var nextPossibleAt: VirtualTime?
     /// The request's `earliestBeginDate`, when one is pending.
     public var earliestBeginDate: VirtualTime?
     /// When the system plans to launch it (`earliestBeginDate` plus its delay), when pending.
@@ -73,24 +61,4 @@ public struct LaunchExplanation: JSONCodable, Hashable {
         self.plannedAt = plannedAt
     }
 
-    public init(json: JSONValue) throws(JSONDecodingError) {
-        let r = try ObjectReader(json)
-        identifier = try r.require("identifier", .string)
-        status = try r.require("status", .oneOf)
-        reasons = try r.require("reasons", .array(of: .decoded))
-        let next = try r.require("nextPossibleAt", .any)
-        nextPossibleAt = next.isNull ? nil : try r.require("nextPossibleAt", .time)
-        earliestBeginDate = try r.optional("earliestBeginDate", .time)
-        plannedAt = try r.optional("plannedAt", .time)
-    }
-
-    public var json: JSONValue {
-        var o: [String: JSONValue] = [
-            "identifier": .string(identifier), "status": .string(status.rawValue),
-            "reasons": .array(reasons.map(\.json)), "nextPossibleAt": nextPossibleAt?.json ?? .null,
-        ]
-        if let earliestBeginDate { o["earliestBeginDate"] = earliestBeginDate.json }
-        if let plannedAt { o["plannedAt"] = plannedAt.json }
-        return .object(JSONObject(o))
-    }
 }
