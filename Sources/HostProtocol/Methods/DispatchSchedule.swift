@@ -1,5 +1,5 @@
 /// How the plugin runs the seed's code (`--dispatch`).
-public enum DispatchMode: String, Sendable, CaseIterable, Hashable {
+public enum DispatchMode: String, JSONStringEnum, Hashable {
     /// One executor: every job runs to completion before the next starts (the default).
     case serial
     /// As Tauri on iOS: invokes on an emulated `ipc` queue, the OS's launch and expiration
@@ -9,7 +9,7 @@ public enum DispatchMode: String, Sendable, CaseIterable, Hashable {
 }
 
 /// One of the two emulated dispatch queues of `--dispatch tauri`.
-public enum DispatchQueueName: String, Sendable, CaseIterable, Hashable {
+public enum DispatchQueueName: String, JSONStringEnum, Hashable {
     /// Tauri's serial queue for invokes.
     case ipc
     /// The main queue: BGTask handlers (`using: .main`), their expiration handlers, the `Timer`.
@@ -79,7 +79,7 @@ public enum PluginDispatchSchedule: RPCMethod {
     }
 
     /// What happened since the previous call.
-    public struct Result: JSONCodable, Hashable {
+    public struct Result: JSONCodable, Codable, Hashable {
         /// `--dispatch`.
         public var dispatch: DispatchMode
         /// How many decisions were made.
@@ -98,23 +98,6 @@ public enum PluginDispatchSchedule: RPCMethod {
             self.decisions = decisions
             self.taken = taken
             self.unused = unused
-        }
-
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json)
-            dispatch = try r.require("dispatch", .oneOf)
-            decisions = Int(try r.require("decisions", .integer))
-            taken = try r.require("taken", .array(of: .oneOf))
-            unused = Int(try r.require("unused", .integer))
-        }
-
-        public var json: JSONValue {
-            [
-                "dispatch": .string(dispatch.rawValue),
-                "decisions": .number(decisions),
-                "taken": .array(taken.map { .string($0.rawValue) }),
-                "unused": .number(unused),
-            ]
         }
     }
 }

@@ -1,7 +1,7 @@
 /// The knobs of the `--os ios` policy (`os/setPolicy`, `plugin/state`'s `ios.policy`).
 ///
 /// Times are seconds. `docs/protocol.md` ("--os ios") says why each default is what it is.
-public struct IOSPolicy: JSONCodable, Hashable {
+public struct IOSPolicy: JSONHandWritten, Hashable {
     /// A refresh task's usual runtime budget (default 30, Apple's "about 30 seconds").
     public var refreshBudgetSecs: Double
     /// The chance that a refresh task's budget is an early one instead (default 0.2).
@@ -82,6 +82,9 @@ public struct IOSPolicy: JSONCodable, Hashable {
         self.pluginLoadsLate = pluginLoadsLate
     }
 
+    /// For ``JSONShape``: the defaults.
+    public static var shapeExample: IOSPolicy { defaults }
+
     /// The duration members, by wire name (shared by reading, writing and checking).
     static let secondsKeys: [(String, any WritableKeyPath<IOSPolicy, Double> & Sendable)] = [
         ("refreshBudgetSecs", \.refreshBudgetSecs), ("refreshEarlyExpiryMinSecs", \.refreshEarlyExpiryMinSecs),
@@ -124,7 +127,7 @@ public struct IOSPolicy: JSONCodable, Hashable {
     }
 
     /// `os/setPolicy`'s params: any subset of the policy's members.
-    public struct Update: JSONCodable, Hashable {
+    public struct Update: JSONHandWritten, Hashable {
         /// The duration members given, by wire name.
         public var seconds: [String: Double] = [:]
         /// The new `refreshEarlyExpiryChance`, if given.
@@ -133,6 +136,9 @@ public struct IOSPolicy: JSONCodable, Hashable {
         public var energyBudgetLaunches: Int?
         /// The new `pluginLoadsLate`, if given.
         public var pluginLoadsLate: Bool?
+
+        /// For ``JSONShape``: no member.
+        public static var shapeExample: Update { Update() }
 
         /// Creates an update.
         public init(

@@ -1,5 +1,6 @@
-/// Reads typed members of a JSON object, for the hand-written `init(json:)`s of
-/// the protocol's types.
+/// Reads typed members of a JSON object, for the few hand-written `init(json:)`s left
+/// (`IOSPolicy`, `PluginDispatchSchedule.Params`, `DiscoveredDocument`); every other
+/// type is `Codable`, read by ``JSONValueDecoder``.
 ///
 /// Two styles: strict reads (``require(_:_:)``, ``optional(_:_:)``) throw on a
 /// wrong type; lenient reads (``lenient(_:_:)``) record the wrong type in

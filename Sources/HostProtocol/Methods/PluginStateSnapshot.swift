@@ -4,9 +4,9 @@
 /// reader may use but must not require of other plugins: `counters.dropped`
 /// (invokes dropped without an answer), `cancelInvokePending` (unambiguous even
 /// when the pending id is `null`), and `notificationAuthorizationRequests`.
-public struct PluginStateSnapshot: JSONCodable, Hashable {
+public struct PluginStateSnapshot: JSONCodable, Codable, Hashable {
     /// The task that is running, as the plugin sees it.
-    public struct ActiveTask: JSONCodable, Hashable {
+    public struct ActiveTask: JSONCodable, Codable, Hashable {
         /// The task's identifier.
         public var identifier: String
         /// Refresh or processing.
@@ -20,21 +20,10 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
             self.kind = kind
             self.launchedAt = launchedAt
         }
-
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json, path: "activeTask")
-            identifier = try r.require("identifier", .string)
-            kind = try r.require("kind", .oneOf)
-            launchedAt = try r.require("launchedAt", .time)
-        }
-
-        public var json: JSONValue {
-            ["identifier": .string(identifier), "kind": .string(kind.rawValue), "launchedAt": launchedAt.json]
-        }
     }
 
     /// A registered launch handler.
-    public struct Registration: JSONCodable, Hashable {
+    public struct Registration: JSONCodable, Codable, Hashable {
         /// The registered identifier.
         public var identifier: String
         /// The kind of task it launches.
@@ -45,18 +34,10 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
             self.identifier = identifier
             self.kind = kind
         }
-
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json, path: "registered")
-            identifier = try r.require("identifier", .string)
-            kind = try r.require("kind", .oneOf)
-        }
-
-        public var json: JSONValue { ["identifier": .string(identifier), "kind": .string(kind.rawValue)] }
     }
 
     /// Running totals since start or the last reset.
-    public struct Counters: JSONCodable, Hashable {
+    public struct Counters: JSONCodable, Codable, Hashable {
         /// Tasks launched.
         public var launched: Int
         /// Tasks completed (first completions only).
@@ -82,26 +63,18 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
             self.dropped = dropped
             self.watchdogKills = watchdogKills
         }
+    }
 
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json, path: "counters")
-            launched = Int(try r.require("launched", .integer))
-            completed = Int(try r.require("completed", .integer))
-            expired = Int(try r.require("expired", .integer))
-            violations = Int(try r.require("violations", .integer))
-            dropped = try r.optional("dropped", .integer).map(Int.init)
-            watchdogKills = try r.optional("watchdogKills", .integer).map(Int.init)
-        }
+    /// The scheduled safety timer.
+    public struct SafetyTimer: Codable, Hashable, Sendable {
+        /// When it fires.
+        public var deadline: VirtualTime
+    }
 
-        public var json: JSONValue {
-            var o: [String: JSONValue] = [
-                "launched": .number(launched), "completed": .number(completed),
-                "expired": .number(expired), "violations": .number(violations),
-            ]
-            if let dropped { o["dropped"] = .number(dropped) }
-            if let watchdogKills { o["watchdogKills"] = .number(watchdogKills) }
-            return .object(o)
-        }
+    /// The safety timer's deadline, when one is scheduled.
+    public var safetyTimerDeadline: VirtualTime? {
+        get { safetyTimer?.deadline }
+        set { safetyTimer = newValue.map(SafetyTimer.init(deadline:)) }
     }
 
     /// The plugin's clock now.
@@ -111,11 +84,11 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
     /// `--profile`: seed or strict.
     public var profile: Profile
     /// The running task, or nil.
-    public var activeTask: ActiveTask?
+    @ExplicitNull public var activeTask: ActiveTask?
     /// The pending `waitForCancel`'s id, or nil (see ``cancelInvokePending`` for a `null` id).
-    public var pendingCancelInvoke: RequestID?
-    /// The safety timer's deadline, when one is scheduled.
-    public var safetyTimerDeadline: VirtualTime?
+    @ExplicitNull public var pendingCancelInvoke: RequestID?
+    /// The safety timer, when one is scheduled (`{deadline}`, else `null`).
+    @ExplicitNull public var safetyTimer: SafetyTimer?
     /// The six values `startKeepalive` stores.
     public var config: PluginConfig
     /// The scheduler's pending requests, sorted by identifier.
@@ -145,7 +118,7 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
         self.profile = profile
         self.activeTask = activeTask
         self.pendingCancelInvoke = pendingCancelInvoke
-        self.safetyTimerDeadline = safetyTimerDeadline
+        self.safetyTimer = safetyTimerDeadline.map(SafetyTimer.init(deadline:))
         self.config = config
         self.pendingRequests = pendingRequests
         self.registered = registered
@@ -156,47 +129,4 @@ public struct PluginStateSnapshot: JSONCodable, Hashable {
         self.ios = ios
     }
 
-    public init(json: JSONValue) throws(JSONDecodingError) {
-        let r = try ObjectReader(json)
-        now = try r.require("now", .time)
-        clock = try r.require("clock", .oneOf)
-        profile = try r.require("profile", .oneOf)
-        let active = try r.require("activeTask", .any)
-        activeTask = active.isNull ? nil : try ActiveTask(json: active)
-        let pending = try r.require("pendingCancelInvoke", .any)
-        pendingCancelInvoke = pending.isNull ? nil : RequestID(json: pending)
-        let timer = try r.require("safetyTimer", .any)
-        safetyTimerDeadline =
-            timer.isNull ? nil : try ObjectReader(timer, path: "safetyTimer").require("deadline", .time)
-        config = try PluginConfig(json: try r.require("config", .any))
-        pendingRequests = try r.require("pendingRequests", .array(of: .decoded))
-        registered = try r.require("registered", .array(of: .decoded))
-        conditions = try Conditions(json: try r.require("conditions", .any))
-        counters = try Counters(json: try r.require("counters", .any))
-        cancelInvokePending = try r.optional("cancelInvokePending", .bool)
-        notificationAuthorizationRequests = try r.optional("notificationAuthorizationRequests", .integer).map(Int.init)
-        ios = try r.optional("ios", .any).map { v throws(JSONDecodingError) in try IOSStateSnapshot(json: v) }
-    }
-
-    public var json: JSONValue {
-        var o: [String: JSONValue] = [
-            "now": now.json,
-            "clock": .string(clock.rawValue),
-            "profile": .string(profile.rawValue),
-            "activeTask": activeTask?.json ?? .null,
-            "pendingCancelInvoke": pendingCancelInvoke?.json ?? .null,
-            "safetyTimer": safetyTimerDeadline.map { ["deadline": $0.json] } ?? .null,
-            "config": config.json,
-            "pendingRequests": .array(pendingRequests.map(\.json)),
-            "registered": .array(registered.map(\.json)),
-            "conditions": conditions.json,
-            "counters": counters.json,
-        ]
-        if let cancelInvokePending { o["cancelInvokePending"] = .bool(cancelInvokePending) }
-        if let notificationAuthorizationRequests {
-            o["notificationAuthorizationRequests"] = .number(notificationAuthorizationRequests)
-        }
-        if let ios { o["ios"] = ios.json }
-        return .object(o)
-    }
 }
