@@ -32,7 +32,9 @@ struct JSONValueCodingTests {
     func roundTrip() throws {
         let s = Sample(
             name: "a", count: 3, ratio: 0.5, kind: .processing, inner: .init(flag: true), list: [1, 2], maybe: nil)
-        #expect(text(s.json) == #"{"count":3,"inner":{"flag":true},"kind":"processing","list":[1,2],"name":"a","ratio":0.5}"#)
+        #expect(
+            text(s.json)
+                == #"{"count":3,"inner":{"flag":true},"kind":"processing","list":[1,2],"name":"a","ratio":0.5}"#)
         #expect(try Sample(json: s.json) == s)
     }
 
@@ -72,7 +74,8 @@ struct JSONValueCodingTests {
         #expect(s == Sample(name: "a", count: 1))
         #expect(
             mismatches.map(\.description) == [
-                #""ratio" must be a finite number, got string"#, #""kind" must be one of refresh, processing, got string"#,
+                #""ratio" must be a finite number, got string"#,
+                #""kind" must be one of refresh, processing, got string"#,
                 #""list.0" must be an integer, got boolean"#, #""maybe" must be a finite number, got null"#,
             ])
         #expect(throws: JSONDecodingError.self) { try Sample.lenient(json(#"{"count":1}"#)) }
@@ -91,23 +94,35 @@ struct JSONValueCodingTests {
 
     @Test("JSONValidated rules run after the members are read")
     func validated() {
-        #expect(decodeError(Checked.self, json(#"{"low":2,"high":1}"#))?.description == #""low" must be at most high, got 2"#)
+        #expect(
+            decodeError(Checked.self, json(#"{"low":2,"high":1}"#))?.description
+                == #""low" must be at most high, got 2"#)
         #expect(decodeError(Checked.self, json(#"{"low":1,"high":2}"#)) == nil)
     }
 
     @Test("Flattened members sit in the containing object; an optional one only when its key is there")
     func flattened() throws {
         let manual = Conditions.defaults
-        #expect(text(manual.json) == #"{"autoLaunch":false,"backgroundRefreshStatus":"available","externalPower":false,"networkConnected":true}"#)
+        #expect(
+            text(manual.json)
+                == #"{"autoLaunch":false,"backgroundRefreshStatus":"available","#
+                + #""externalPower":false,"networkConnected":true}"#
+        )
         #expect(try Conditions(json: manual.json) == manual)
         let ios = Conditions.iosDefaults
         #expect(
             text(ios.json)
-                == #"{"autoLaunch":true,"backgroundRefreshStatus":"available","batteryLevel":1,"deviceInUse":false,"externalPower":false,"lowPowerMode":false,"networkConnected":true}"#
+                == #"{"autoLaunch":true,"backgroundRefreshStatus":"available","batteryLevel":1,"deviceInUse":false,"#
+                + #""externalPower":false,"lowPowerMode":false,"networkConnected":true}"#
         )
         #expect(try Conditions(json: ios.json) == ios)
         #expect(
-            decodeError(Conditions.self, json(#"{"autoLaunch":true,"backgroundRefreshStatus":"available","batteryLevel":1,"externalPower":false,"networkConnected":true}"#))?
+            decodeError(
+                Conditions.self,
+                json(
+                    #"{"autoLaunch":true,"backgroundRefreshStatus":"available","batteryLevel":1,"#
+                        + #""externalPower":false,"networkConnected":true}"#
+                ))?
                 .description == #""lowPowerMode" must be a boolean, got nothing"#)
     }
 

@@ -97,7 +97,8 @@ struct OpenRPCShapeTests {
                     + "documented \(documented.subtracting(declared).sorted()) undeclared")
         }
         let required = Set((schema["required"]?.arrayValue ?? []).compactMap(\.stringValue))
-        let declaredRequired = Set(shape.members.filter { writing ? $0.value.isAlwaysWritten : $0.value.isRequired }.keys)
+        let declaredRequired = Set(
+            shape.members.filter { writing ? $0.value.isAlwaysWritten : $0.value.isRequired }.keys)
         if shared ? !declaredRequired.isSubset(of: required) : declaredRequired != required {
             out.append("\(path): required \(declaredRequired.sorted()) declared, \(required.sorted()) documented")
         }

@@ -12,11 +12,17 @@ struct RecordingKeyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try read(type, key, required: false) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try read(type, key, required: false) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try read(type, key, required: false) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try read(type, key, required: false)
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try read(type, key, required: false)
+    }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try read(type, key, required: false) }
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try read(type, key, required: false) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try read(type, key, required: false) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try read(type, key, required: false)
+    }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         try read(type, key, required: false)
     }

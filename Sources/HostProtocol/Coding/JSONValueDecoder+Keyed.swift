@@ -102,7 +102,8 @@ struct JSONUnkeyedDecoding: UnkeyedDecodingContainer {
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let index = IndexKey(intValue: currentIndex)
         guard !isAtEnd else {
-            throw JSONDecodingError(path: (codingPath + [index]).jsonPath, expected: jsonExpected(type), found: "nothing")
+            throw JSONDecodingError(
+                path: (codingPath + [index]).jsonPath, expected: jsonExpected(type), found: "nothing")
         }
         let value = try decoder.read(type, from: elements[currentIndex], at: codingPath + [index])
         currentIndex += 1
