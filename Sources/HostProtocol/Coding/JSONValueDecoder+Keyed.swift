@@ -17,7 +17,7 @@ struct JSONKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let value = members[key.stringValue] else {
             throw JSONDecodingError(path: path(key), expected: jsonExpected(type), found: "nothing")
         }
-        return try decoder.read(type, from: value, at: codingPath + [key])
+        return try decoder.read(type, from: value, in: codingPath, key: key)
     }
 
     // The standard library's defaults for these read `null` as nil; the protocol's
@@ -41,7 +41,7 @@ struct JSONKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
                 return nil
             }
             do {
-                return try decoder.read(type, from: value, at: codingPath + [key])
+                return try decoder.read(type, from: value, in: codingPath, key: key)
             } catch let error as JSONDecodingError {
                 decoder.sink.mismatches.append(error)
                 return nil
@@ -51,7 +51,7 @@ struct JSONKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if value.isNull, !(type is any JSONOptional.Type) {
             throw JSONDecodingError(path: path(key), expected: jsonExpected(type), found: "null")
         }
-        return try decoder.read(type, from: value, at: codingPath + [key])
+        return try decoder.read(type, from: value, in: codingPath, key: key)
     }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
@@ -105,7 +105,7 @@ struct JSONUnkeyedDecoding: UnkeyedDecodingContainer {
             throw JSONDecodingError(
                 path: (codingPath + [index]).jsonPath, expected: jsonExpected(type), found: "nothing")
         }
-        let value = try decoder.read(type, from: elements[currentIndex], at: codingPath + [index])
+        let value = try decoder.read(type, from: elements[currentIndex], in: codingPath, key: index)
         currentIndex += 1
         return value
     }

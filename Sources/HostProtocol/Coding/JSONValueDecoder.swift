@@ -95,12 +95,22 @@ final class JSONValueDecoding: Decoder {
     /// Reads `type` from `value` found at `path`: a scalar directly, anything else
     /// through a nested decoder.
     func read<T: Decodable>(_ type: T.Type, from value: JSONValue, at path: [any CodingKey]) throws -> T {
+        try read(type, from: value, in: path, key: nil)
+    }
+
+    /// The same for the member `key` of the object at `parent` (the path is built only
+    /// for an error or a nested value, not for every scalar member).
+    func read<T: Decodable>(_ type: T.Type, from value: JSONValue, in parent: [any CodingKey], key: (any CodingKey)?)
+        throws -> T
+    {
         if let scalar = type as? any JSONScalar.Type {
             guard let t = scalar.init(jsonValue: value) else {
-                throw JSONDecodingError(path: path.jsonPath, expected: scalar.jsonExpected, found: value.typeName)
+                throw JSONDecodingError(
+                    path: parent.jsonPath(then: key), expected: scalar.jsonExpected, found: value.typeName)
             }
             return t as! T
         }
+        let path = key.map { parent + [$0] } ?? parent
         // A number type that is not a scalar here would come back through the single
         // value container forever.
         if type is any Numeric.Type {
@@ -137,6 +147,12 @@ func jsonExpected(_ type: Any.Type) -> String {
 }
 
 extension [any CodingKey] {
+    /// The path of `key` below this one (this one's when nil).
+    func jsonPath(then key: (any CodingKey)?) -> String {
+        guard let key else { return jsonPath }
+        return (self + [key]).jsonPath
+    }
+
     /// `"capabilities.events"`: the keys joined by dots (an array index as its number).
     var jsonPath: String {
         var path = ""

@@ -3,10 +3,18 @@ struct JSONKeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let object: JSONValueEncoding.ObjectStorage
     let codingPath: [any CodingKey]
 
-    mutating func encodeNil(forKey key: Key) { object.members[key.stringValue] = .null }
+    mutating func encodeNil(forKey key: Key) { object.set(key.stringValue, .null) }
+
+    // The member types the protocol uses most, written without a dynamic cast.
+    mutating func encode(_ value: Bool, forKey key: Key) { object.set(key.stringValue, .bool(value)) }
+    mutating func encode(_ value: String, forKey key: Key) { object.set(key.stringValue, .string(value)) }
+    mutating func encode(_ value: Double, forKey key: Key) { object.set(key.stringValue, value.jsonValue) }
+    mutating func encode(_ value: Int, forKey key: Key) { object.set(key.stringValue, value.jsonValue) }
+    mutating func encode(_ value: Int64, forKey key: Key) { object.set(key.stringValue, value.jsonValue) }
+    mutating func encode(_ value: UInt64, forKey key: Key) { object.set(key.stringValue, value.jsonValue) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        object.members[key.stringValue] = try JSONValueEncoding.encode(value, at: codingPath + [key])
+        object.set(key.stringValue, try JSONValueEncoding.encode(value, at: codingPath))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -55,7 +63,7 @@ struct JSONUnkeyedEncoding: UnkeyedEncodingContainer {
     mutating func superEncoder() -> any Encoder { nextEncoder() }
 
     private func nextEncoder() -> JSONValueEncoding {
-        let child = JSONValueEncoding(codingPath: codingPath + [IndexKey(intValue: array.elements.count)])
+        let child = JSONValueEncoding(codingPath: codingPath)
         array.elements.append(child)
         return child
     }

@@ -36,10 +36,15 @@ final class JSONValueEncoding: Encoder {
         case array(ArrayStorage)
     }
 
-    /// An object being written; nested encoders are finished when it is.
+    /// An object being written, members in the order written (a repeated key: the last
+    /// wins); nested encoders are finished when it is.
     final class ObjectStorage {
-        var members: [String: JSONValue] = [:]
+        var members: [JSONObject.Member] = []
         var nested: [(String, JSONValueEncoding)] = []
+
+        init() { members.reserveCapacity(8) }
+
+        func set(_ key: String, _ value: JSONValue) { members.append(JSONObject.Member(key: key, value: value)) }
     }
 
     /// An array being written.
@@ -47,6 +52,8 @@ final class JSONValueEncoding: Encoder {
         var elements: [JSONValueEncoding] = []
     }
 
+    /// Not tracked below the top (nothing the protocol's types write reads it, and
+    /// building it for every member costs an array each).
     let codingPath: [any CodingKey]
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     private(set) var storage = Storage.empty
@@ -66,8 +73,10 @@ final class JSONValueEncoding: Encoder {
         case .value(let v): return v
         case .object(let o):
             var members = o.members
-            for (key, child) in o.nested { members[key] = child.finished ?? .object([:]) }
-            return .object(JSONObject(members))
+            for (key, child) in o.nested {
+                members.append(JSONObject.Member(key: key, value: child.finished ?? .object([:])))
+            }
+            return .object(JSONObject(lastWins: members))
         case .array(let a): return .array(a.elements.map { $0.finished ?? .null })
         }
     }
