@@ -36,14 +36,14 @@ struct JSONKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if decoder.reading == .lenient {
             // Lenient: anything but a value of the type, `null` included, is left out.
             guard !value.isNull else {
-                decoder.sink.mismatches.append(
+                decoder.sink?.mismatches.append(
                     JSONDecodingError(path: path(key), expected: jsonExpected(type), found: "null"))
                 return nil
             }
             do {
                 return try decoder.read(type, from: value, in: codingPath, key: key)
             } catch let error as JSONDecodingError {
-                decoder.sink.mismatches.append(error)
+                decoder.sink?.mismatches.append(error)
                 return nil
             }
         }

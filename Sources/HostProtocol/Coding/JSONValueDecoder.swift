@@ -44,10 +44,11 @@ public struct JSONValueDecoder: Sendable {
     public func decodeRecording<T: Decodable>(_ type: T.Type, from json: JSONValue) throws(JSONDecodingError) -> (
         value: T, mismatches: [JSONDecodingError]
     ) {
-        let decoder = JSONValueDecoding(json, codingPath: [], reading: reading, sink: MismatchSink())
+        let decoder = JSONValueDecoding(
+            json, codingPath: [], reading: reading, sink: reading == .lenient ? MismatchSink() : nil)
         do {
             let value = try decoder.read(type, from: json, at: [])
-            return (value, decoder.sink.mismatches)
+            return (value, decoder.sink?.mismatches ?? [])
         } catch let error as JSONDecodingError {
             throw error
         } catch {
@@ -66,10 +67,11 @@ final class JSONValueDecoding: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]
     let reading: JSONValueDecoder.Reading
-    let sink: MismatchSink
+    /// Where lenient reads record (nil for the strict reading, which records nothing).
+    let sink: MismatchSink?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(_ value: JSONValue, codingPath: [any CodingKey], reading: JSONValueDecoder.Reading, sink: MismatchSink) {
+    init(_ value: JSONValue, codingPath: [any CodingKey], reading: JSONValueDecoder.Reading, sink: MismatchSink?) {
         self.value = value
         self.codingPath = codingPath
         self.reading = reading

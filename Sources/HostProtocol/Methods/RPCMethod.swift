@@ -68,28 +68,29 @@ public protocol RPCEvent {
 }
 
 /// Params of a method that takes none (unknown members are ignored). Written as
-/// `{}`... but callers omit params entirely for these methods.
-public struct EmptyParams: JSONCodable, Codable, Hashable {
+/// `{}`... but callers omit params entirely for these methods. A scalar to the coder:
+/// no member to read, so nothing to allocate on the request path.
+public struct EmptyParams: JSONCodable, JSONScalar, Hashable {
     /// Creates empty params.
     public init() {}
+    /// `"an object"` (never said: any value is accepted).
+    public static var jsonExpected: String { "an object" }
     /// Accepts any value (the server has already checked that params are by name).
-    public init(from decoder: any Decoder) throws {}
+    public init?(jsonValue: JSONValue) {}
+    /// `{}`.
+    public var jsonValue: JSONValue { .object([:]) }
 }
 
-/// The `result: null` of a method that only resolves.
-public struct NullResult: JSONCodable, Codable, Hashable {
+/// The `result: null` of a method that only resolves; a scalar to the coder.
+public struct NullResult: JSONCodable, JSONScalar, Hashable {
     /// Creates the null result.
     public init() {}
+    /// `"null"`: anything else is an error.
+    public static var jsonExpected: String { "null" }
     /// Requires `null`.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        guard c.decodeNil() else {
-            throw JSONDecodingError(path: "", expected: "null", found: decoder.jsonTypeName)
-        }
+    public init?(jsonValue: JSONValue) {
+        guard jsonValue.isNull else { return nil }
     }
     /// `null`.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encodeNil()
-    }
+    public var jsonValue: JSONValue { .null }
 }
