@@ -63,8 +63,8 @@ let package = Package(
 
         // Helpers for the test targets that run the built binaries (not a test target,
         // so that several test targets can share it).
-        .target(name: "HostTestSupport", path: "Tests/HostTestSupport"),
-        .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol"]),
+        .target(name: "HostTestSupport", dependencies: ["HostProtocol"], path: "Tests/HostTestSupport"),
+        .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol", "HostTestSupport"]),
         .testTarget(
             name: "BackgroundServicePluginTests",
             dependencies: ["BackgroundServicePlugin", "HostProtocol", "HostTestSupport", "background-service-plugin"]

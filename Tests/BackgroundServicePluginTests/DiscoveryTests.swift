@@ -1,5 +1,6 @@
 import Foundation
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// `rpc.discover` (an extension, the OpenRPC convention): the plugin answers with the
@@ -16,7 +17,7 @@ struct DiscoveryTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let copy = dir.appendingPathComponent("plugin").path
-        try FileManager.default.copyItem(atPath: Plugin.path, toPath: copy)
+        try FileManager.default.copyItem(atPath: Binaries.plugin, toPath: copy)
 
         let input =
             #"{"jsonrpc":"2.0","id":1,"method":"rpc.discover"}"# + "\n"

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 
 @testable import BackgroundServicePlugin
 
