@@ -178,7 +178,7 @@ struct CheckRunner: Sendable {
         }
         defer { cleanup() }
         var run = Run(steps: steps.count)
-        var session = StepSession(check: check, pipe: pipe, timeout: plugin.timeout, limits: plugin.limits)
+        var session = ExchangeSession(check: check, pipe: pipe, timeout: plugin.timeout, limits: plugin.limits)
         var unbarriered: [String] = []
         for (index, step) in steps.enumerated() {
             let sent = unbarriered + step.inputs.map(\.display)
@@ -194,7 +194,7 @@ struct CheckRunner: Sendable {
                 run.skippedFor = method
                 break
             }
-            let match = StepMatch(
+            let match = ExchangeMatch(
                 expected: step.expect, frames: values, amongOthers: step.amongOthers,
                 judgesEveryNotification: step.judgesEveryNotification)
             guard match.mismatch != nil || result.note != nil || !result.violations.isEmpty else { continue }
@@ -216,7 +216,7 @@ struct CheckRunner: Sendable {
                     step: index + 1, steps: steps.count, sent: sent, expected: step.expect.map(\.description),
                     actual: Self.reported(judged.map(\.description), limit: limit)
                         + (match.judged.count > limit ? ["… (\(match.judged.count - limit) more not kept)"] : []),
-                    matched: StepMatch.alignment(step.expect, judged), amongOthers: step.amongOthers,
+                    matched: ExchangeMatch.alignment(step.expect, judged), amongOthers: step.amongOthers,
                     note: notes.isEmpty ? nil : notes.joined(separator: "\n        "), stderrTail: pipe.stderrTail)
             }
             if stopAtFirstFailure || result.note != nil { break }
@@ -231,7 +231,9 @@ struct CheckRunner: Sendable {
     }
 
     /// The extension method the check needs that the plugin answered with -32601, if any.
-    private func missingExtension(_ check: ConformanceCheck, _ session: StepSession, _ frames: [JSONValue]) -> String? {
+    private func missingExtension(_ check: ConformanceCheck, _ session: ExchangeSession, _ frames: [JSONValue])
+        -> String?
+    {
         for method in check.requires {
             let ids = session.requestIDs(method: method)
             let unknown = frames.contains { frame in

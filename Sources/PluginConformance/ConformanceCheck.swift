@@ -35,14 +35,14 @@ package struct ConformanceCheck: Sendable {
     /// (beyond the choices its patterns spell out, see ``acceptance``).
     let accepts: [String]
     /// The steps, for one profile.
-    let script: @Sendable (Profile) -> [ConformanceStep]
+    let script: @Sendable (Profile) -> [Exchange]
 
     /// Creates a check; most checks use the defaults.
     init(
         _ name: String, section: Int, rule: String, profiles: [Profile] = [.seed, .strict], flags: [String] = [],
         inputFraming: Framing = .ndjson, outputFraming: Framing? = nil, requires: [String] = [],
         infoPlist: String? = nil, judgesTextForm: Bool = false, runsTwice: Bool = false, accepts: [String] = [],
-        script: @escaping @Sendable (Profile) -> [ConformanceStep]
+        script: @escaping @Sendable (Profile) -> [Exchange]
     ) {
         self.name = name
         self.section = section
@@ -112,8 +112,9 @@ enum ConformanceInput: Sendable, Hashable {
     }
 }
 
-/// One step of a script: inputs, then what the plugin must have written in reply.
-struct ConformanceStep: Sendable, CustomStringConvertible {
+/// One exchange of a check's script (a "step" in its reports): inputs, then what the
+/// plugin must have written in reply.
+struct Exchange: Sendable, CustomStringConvertible {
     /// How the step ends.
     enum Ending: Sendable, Hashable {
         /// A barrier request follows the inputs; every frame written before the
@@ -142,39 +143,39 @@ struct ConformanceStep: Sendable, CustomStringConvertible {
 
     /// The step, judging every notification: none of any method may come but those
     /// expected (before `initialize`, a plugin sends no notification at all).
-    var judgingEveryNotification: ConformanceStep {
+    var judgingEveryNotification: Exchange {
         var step = self
         step.judgesEveryNotification = true
         return step
     }
 
     /// Sends JSON texts, then the barrier; expects `expect`.
-    static func send(_ json: String..., expect: [Pattern]) -> ConformanceStep {
-        ConformanceStep(inputs: json.map(ConformanceInput.json), expect: expect, ending: .barrier)
+    static func send(_ json: String..., expect: [Pattern]) -> Exchange {
+        Exchange(inputs: json.map(ConformanceInput.json), expect: expect, ending: .barrier)
     }
 
     /// Sends inputs, then the barrier; expects `expect`.
-    static func send(_ inputs: [ConformanceInput], expect: [Pattern]) -> ConformanceStep {
-        ConformanceStep(inputs: inputs, expect: expect, ending: .barrier)
+    static func send(_ inputs: [ConformanceInput], expect: [Pattern]) -> Exchange {
+        Exchange(inputs: inputs, expect: expect, ending: .barrier)
     }
 
     /// Sends JSON texts, then the barrier; the replies must include `expect`, in that
     /// order, among any others (every frame is still validated against the document).
-    static func send(_ json: String..., including expect: [Pattern]) -> ConformanceStep {
-        var step = ConformanceStep(inputs: json.map(ConformanceInput.json), expect: expect, ending: .barrier)
+    static func send(_ json: String..., including expect: [Pattern]) -> Exchange {
+        var step = Exchange(inputs: json.map(ConformanceInput.json), expect: expect, ending: .barrier)
         step.amongOthers = true
         return step
     }
 
     /// Sends inputs without a barrier; their replies are expected by the next step.
-    static func partial(_ inputs: [ConformanceInput]) -> ConformanceStep {
-        ConformanceStep(inputs: inputs, expect: [], ending: .none)
+    static func partial(_ inputs: [ConformanceInput]) -> Exchange {
+        Exchange(inputs: inputs, expect: [], ending: .none)
     }
 
     /// Sends inputs (optionally closing stdin after them) and expects `expect`, then
     /// the end of stdout and exit status 0.
-    static func exit(_ inputs: [ConformanceInput], closeStdin: Bool, expect: [Pattern]) -> ConformanceStep {
-        ConformanceStep(inputs: inputs, expect: expect, ending: .exit(closeStdin: closeStdin))
+    static func exit(_ inputs: [ConformanceInput], closeStdin: Bool, expect: [Pattern]) -> Exchange {
+        Exchange(inputs: inputs, expect: expect, ending: .exit(closeStdin: closeStdin))
     }
 
     /// The step as text (inputs with `→`, replies with `←`), as the catalogue shows it.

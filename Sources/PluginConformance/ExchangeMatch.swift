@@ -8,7 +8,7 @@ import HostProtocol
 /// notification: before `initialize`, none of any method may come). Everything else is judged: each
 /// frame must match the pattern at its place, and there must be as many frames as
 /// patterns.
-struct StepMatch {
+struct ExchangeMatch {
     /// The contract's event names.
     private static let events = Set(OpenRPCDocument.eventNames)
 

@@ -12,7 +12,7 @@ import PluginHost
 /// the whole check stops the plugin and fails the check as flooding, with the figures.
 /// Frames are held as their bytes (parsed again when the step is matched), at most
 /// ``violationLimit`` violations are kept.
-struct StepSession {
+struct ExchangeSession {
     /// What one step received.
     struct Result {
         /// The frames' JSON bodies as written, in order (the barrier's reply excluded).
@@ -69,7 +69,7 @@ struct StepSession {
     func requestIDs(method: String) -> Set<String> { sentRequests[method] ?? [] }
 
     /// Writes the step's inputs and collects its replies.
-    mutating func play(_ step: ConformanceStep, barrierNumber: Int) -> Result {
+    mutating func play(_ step: Exchange, barrierNumber: Int) -> Result {
         var writeFailed = false
         for input in step.inputs {
             noteRequests(input)

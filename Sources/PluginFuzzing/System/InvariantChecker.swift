@@ -82,7 +82,7 @@ struct InvariantChecker {
     var process = 1
     var watchdogKillsSeen = 0
     /// The plugin's `os/violation` reports seen so far, and how many were the cross-queue
-    /// races on invokes (`--dispatch tauri`, `Invariants+Queues.swift`).
+    /// races on invokes (`--dispatch tauri`, `InvariantChecker+Queues.swift`).
     var pluginReportsSeen = 0
     var invokeRaces = 0
     /// The `waitForCancel` requests the plugin let go of in such a race.
