@@ -56,10 +56,15 @@ final class PortFrame {
 final class PortRun: StepTrace, StepJob {
     private let program: StepProgram<PortFrame>
     private let frame: PortFrame
-    private var stepped: StepRun<PortFrame>?
-    /// While it runs at once.
-    private var running = false
-    private var ran = false
+    /// Not started; stepped (its ``StepRun``); running at once; or finished (run at once,
+    /// or abandoned with its process).
+    private enum State {
+        case ready
+        case stepping(StepRun<PortFrame>)
+        case runningAtOnce
+        case finished
+    }
+    private var state = State.ready
 
     init(_ program: StepProgram<PortFrame>, _ frame: PortFrame) {
         self.program = program
@@ -67,21 +72,44 @@ final class PortRun: StepTrace, StepJob {
     }
 
     var name: String { program.name }
-    var runningStep: String? { running ? label : stepped?.runningStep }
-    var isFinished: Bool { ran || stepped?.isFinished == true || program.steps.isEmpty }
+    var runningStep: String? {
+        switch state {
+        case .runningAtOnce: label
+        case .stepping(let run): run.runningStep
+        case .ready, .finished: nil
+        }
+    }
+
+    var isFinished: Bool {
+        switch state {
+        case .finished: true
+        case .stepping(let run): run.isFinished
+        case .ready, .runningAtOnce: program.steps.isEmpty
+        }
+    }
 
     func step() {
         if abandonedWithItsProcess() { return }
-        if stepped == nil { stepped = StepRun(program, frame: frame) }
-        stepped?.step()
+        switch state {
+        case .ready:
+            let run = StepRun(program, frame: frame)
+            state = .stepping(run)
+            run.step()
+        case .stepping(let run): run.step()
+        case .runningAtOnce, .finished: return
+        }
     }
 
     func runToEnd() {
         if abandonedWithItsProcess() { return }
-        if let stepped { return stepped.runToEnd() }
-        running = true
-        _ = program.direct(frame, self)
-        (running, ran) = (false, true)
+        switch state {
+        case .ready:
+            state = .runningAtOnce
+            _ = program.direct(frame, self)
+            state = .finished
+        case .stepping(let run): run.runToEnd()
+        case .runningAtOnce, .finished: return
+        }
     }
 
     /// The app's process ended with this job in progress or queued (`--os ios`, a batch under
@@ -89,7 +117,7 @@ final class PortRun: StepTrace, StepJob {
     /// unanswered, is answered `terminated` as every invoke the process held.
     private func abandonedWithItsProcess() -> Bool {
         guard frame.plugin.processEnded else { return false }
-        ran = true
+        state = .finished
         if let invoke = frame.invoke, !invoke.isAnswered { invoke.reject(.terminated) }
         return true
     }
