@@ -12,11 +12,11 @@ struct PublicDocsTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The protocol and the plugin, the embedding library, the engine behind the seam, the
-    /// tools and the CLI.
+    /// The protocol and the plugin, the embedding library, the Rust side and the simulation,
+    /// the engine behind the seam, the tools and the CLI.
     static let targets = [
-        "HostProtocol", "BackgroundServicePlugin", "PluginHost", "PluginInProcess", "PluginConformance",
-        "PluginFuzzing", "PluginSoak", "PluginBench", "HostCLI",
+        "HostProtocol", "BackgroundServicePlugin", "PluginHost", "RustSide", "HostSimulation", "PluginInProcess",
+        "PluginConformance", "PluginFuzzing", "PluginSoak", "PluginBench", "HostCLI",
     ]
 
     @Test func everyPublicDeclarationHasADocComment() throws {

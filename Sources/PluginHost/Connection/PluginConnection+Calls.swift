@@ -79,14 +79,14 @@ extension PluginConnection {
 
     /// Fails every waiting call with `error` and every new one until ``resumeCalls()``
     /// (a simulation handing the connection to the next one).
-    func interruptCalls(with error: HostError) { pending.interrupt(error) }
+    package func interruptCalls(with error: HostError) { pending.interrupt(error) }
 
     /// Lets calls through again after ``interruptCalls(with:)``.
-    func resumeCalls() { pending.resume() }
+    package func resumeCalls() { pending.resume() }
 
     /// Starts request ids from 1 again. Only once every id used so far has been
     /// answered or given up on (after a `plugin/reset` has been answered).
-    func restartIDs() {
+    package func restartIDs() {
         writer.withLock { $0 = 0 }
         pending.forgetAbandoned()
     }
@@ -195,11 +195,11 @@ extension PluginConnection {
         }
     }
 
-    static func encode<P: JSONEncodable>(_ params: P) -> JSONValue? {
+    package static func encode<P: JSONEncodable>(_ params: P) -> JSONValue? {
         params is EmptyParams ? nil : params.json
     }
 
-    static func decode<M: RPCMethod>(_: M.Type, _ raw: JSONValue) throws(HostError) -> M.Result {
+    package static func decode<M: RPCMethod>(_: M.Type, _ raw: JSONValue) throws(HostError) -> M.Result {
         do {
             return try M.Result(json: raw)
         } catch {

@@ -1,5 +1,7 @@
 import Foundation
 import HostProtocol
+import PluginHost
+import RustSide
 import Synchronization
 
 /// Recording what happens into the timeline.

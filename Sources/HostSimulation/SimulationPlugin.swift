@@ -1,4 +1,5 @@
 import HostProtocol
+import PluginHost
 import Synchronization
 
 /// The plugin end of simulations: one connection to one plugin (a process or the

@@ -1,4 +1,5 @@
 import HostProtocol
+import PluginHost
 import Synchronization
 
 /// Tauri v2's `run_mobile_plugin` as the Rust side uses it: a blocking call. The

@@ -1,5 +1,7 @@
 import Foundation
 import HostProtocol
+import PluginHost
+import RustSide
 import Synchronization
 
 /// An OS event and a host invoke at one instant, under the plugin's `--dispatch tauri`.
