@@ -2,9 +2,10 @@ import Foundation
 import HostProtocol
 import HostSimulation
 import HostTestSupport
-@testable import PluginFuzzing
 import PluginHost
 import Testing
+
+@testable import PluginFuzzing
 
 /// The system-level fuzzer under `--os ios`: each new invariant is broken by a case the
 /// fuzzer can find, and the strict host does not break it.

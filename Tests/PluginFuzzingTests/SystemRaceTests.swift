@@ -2,10 +2,11 @@ import Foundation
 import HostProtocol
 import HostSimulation
 import HostTestSupport
-@testable import PluginFuzzing
 import PluginHost
 import RustSide
 import Testing
+
+@testable import PluginFuzzing
 
 /// System cases with race choices: the thread leak and the pool's end are seen by
 /// the invariants, shrinking keeps the orders that matter, traces replay them.
