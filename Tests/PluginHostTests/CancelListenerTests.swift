@@ -2,7 +2,9 @@ import HostProtocol
 import HostTestSupport
 import Testing
 
+@testable import HostSimulation
 @testable import PluginHost
+@testable import RustSide
 
 /// The three outcomes of the cancel listener, and the strict host's fixes.
 @Suite("Cancel listener")

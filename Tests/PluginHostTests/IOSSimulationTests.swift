@@ -2,7 +2,9 @@ import HostProtocol
 import HostTestSupport
 import Testing
 
+@testable import HostSimulation
 @testable import PluginHost
+@testable import RustSide
 
 /// A simulation under `--os ios`, no randomness in launches.
 func makeIOSSimulation(

@@ -3,6 +3,7 @@ import HostTestSupport
 import Testing
 
 @testable import PluginHost
+@testable import RustSide
 
 /// The service manager's bookkeeping does not outlive the runs it is about.
 @Suite("ServiceManager tables")

@@ -3,7 +3,9 @@ import HostTestSupport
 import Synchronization
 import Testing
 
+@testable import HostSimulation
 @testable import PluginHost
+@testable import RustSide
 
 /// A simulation against the built plugin, on the virtual clock.
 func makeSimulation(

@@ -1,7 +1,9 @@
 import Foundation
 import HostProtocol
+import HostSimulation
 import PluginFuzzing
 import PluginHost
+import RustSide
 
 /// `plugin-host replay FILE`: re-runs a trace and reports whether the plugin
 /// behaves identically.

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
 
 /// The invariants `--os ios` adds, read from the plugin's state and the simulation's

@@ -1,5 +1,6 @@
 import HostProtocol
 import PluginHost
+import RustSide
 
 /// The whole-system invariants D1-D6 (part D of `../shared/REFERENCE.md`, outside this
 /// repository), plus the blocking pool's (D7), as the system fuzzer checks them after

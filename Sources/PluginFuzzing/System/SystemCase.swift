@@ -1,5 +1,7 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
+import RustSide
 import Synchronization
 
 /// One system-level case: a scenario and a sequence of actions, played in a

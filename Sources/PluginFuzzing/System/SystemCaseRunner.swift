@@ -1,6 +1,8 @@
 import Foundation
 import HostProtocol
+import HostSimulation
 import PluginHost
+import RustSide
 
 /// A plugin for system cases, started on first use and kept for case after case
 /// (each simulation resets it); started again after a run that could not be completed.

@@ -1,5 +1,6 @@
 import HostProtocol
 import PluginHost
+import RustSide
 
 extension SystemFuzzer.Finding {
     /// The violation this finding is about.

@@ -1,5 +1,7 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
+import RustSide
 
 /// System-level fuzzing: the emulated Rust side with a sample service against
 /// the plugin on one virtual clock, random actions, pools and race orders, the

@@ -32,8 +32,8 @@ public enum CancelSignal: Sendable, Hashable, CustomStringConvertible {
 /// let signal = try await client.waitForCancel()   // suspends until answered
 /// ```
 public struct BackgroundServiceClient: Sendable {
-    /// The underlying connection.
-    public let connection: PluginConnection
+    /// The connection the calls go through (a ``PluginConnection``, or one that wraps it).
+    public let connection: any PluginCalling
     /// The emulated operating system's controls.
     public var os: OperatingSystem { OperatingSystem(connection: connection) }
     /// The app process this client belongs to, if it can end (``ProcessLifetime``):
@@ -41,7 +41,7 @@ public struct BackgroundServiceClient: Sendable {
     public let lifetime: ProcessLifetime?
 
     /// Wraps an existing connection.
-    public init(connection: PluginConnection, lifetime: ProcessLifetime? = nil) {
+    public init(connection: any PluginCalling, lifetime: ProcessLifetime? = nil) {
         self.connection = connection
         self.lifetime = lifetime
     }

@@ -1,5 +1,7 @@
 import Foundation
 import HostProtocol
+import PluginHost
+import RustSide
 import Synchronization
 
 /// Driving the system: host tasks, requests from the harness and the OS, running until idle.

@@ -1,4 +1,6 @@
 import HostProtocol
+import PluginHost
+import RustSide
 
 /// App processes under `--os ios`: the Rust side dies with the app and a new one
 /// starts with each new process.

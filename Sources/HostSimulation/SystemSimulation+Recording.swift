@@ -1,5 +1,7 @@
 import Foundation
 import HostProtocol
+import PluginHost
+import RustSide
 import Synchronization
 
 /// Recording what happens into the timeline.
@@ -82,7 +84,7 @@ extension SystemSimulation {
         let count = shared.withLock { $0.timeline.count }
         let bytes = plugin.relay.bytesRead
         guard count > limits.maxHeldFrames || bytes > limits.maxHeldBytes else { return }
-        plugin.connection.stop(
+        plugin.connection.core.stop(
             flooding: "\(OutputMeter.count(count)) timeline entries from \(OutputMeter.size(bytes)) of frames (limit "
                 + "\(OutputMeter.count(limits.maxHeldFrames)) entries or \(OutputMeter.size(limits.maxHeldBytes)))")
     }

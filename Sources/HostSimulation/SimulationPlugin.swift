@@ -1,4 +1,5 @@
 import HostProtocol
+import PluginHost
 import Synchronization
 
 /// The plugin end of simulations: one connection to one plugin (a process or the
@@ -21,6 +22,8 @@ import Synchronization
 public final class SimulationPlugin: Sendable {
     /// The client the simulations' service managers use.
     public let client: BackgroundServiceClient
+    /// The connection the client calls through: the core one, wrapped for simulations.
+    let connection: SimulationConnection
     let relay = TapRelay()
     private let simulations = Mutex(0)
 
@@ -39,18 +42,18 @@ public final class SimulationPlugin: Sendable {
         self.limits = limits
         do {
             var options = PluginConnection.Options(
-                tap: { relay.forward($0) }, stderrLine: stderrLine,
-                completionHandoff: { relay.handoff($0, $1) }, notificationBuffer: .bufferingNewest(0),
+                tap: { relay.forward($0) }, stderrLine: stderrLine, notificationBuffer: .bufferingNewest(0),
                 // A protocol error goes into the timeline (the tap), not to stderr.
                 log: { _ in }, limits: limits)
             options.frameBytes = { relay.frameRead($0) }
-            client = BackgroundServiceClient(connection: try PluginConnection(launcher: launcher, options: options))
+            connection = SimulationConnection(
+                wrapping: try PluginConnection(launcher: launcher, options: options),
+                completionHandoff: { relay.handoff($0, $1) })
+            client = BackgroundServiceClient(connection: connection)
         } catch {
             throw .host(error)
         }
     }
-
-    var connection: PluginConnection { client.connection }
 
     /// Readies the plugin for a new simulation: from the second on, calls are let
     /// through again, the plugin is reset, and request ids start from 1.

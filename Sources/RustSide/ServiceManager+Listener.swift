@@ -1,4 +1,5 @@
 import HostProtocol
+import PluginHost
 import Synchronization
 
 /// The cancel listener (`lib.rs`): a task that runs `waitForCancel` with

@@ -1,3 +1,5 @@
+import PluginHost
+
 extension SystemSimulation {
     /// Why a simulation step failed: a struct with a ``code``, so that a new kind
     /// is not a source break for clients.

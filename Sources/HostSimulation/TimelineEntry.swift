@@ -1,4 +1,5 @@
 import HostProtocol
+import RustSide
 
 /// Who made a request.
 public enum Origin: String, Sendable, Hashable {

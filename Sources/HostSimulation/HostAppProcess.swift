@@ -1,4 +1,6 @@
 import HostProtocol
+import PluginHost
+import RustSide
 import Synchronization
 
 /// One app process as the simulated host sees it: under the real app the Rust side

@@ -1,3 +1,5 @@
+import PluginHost
+
 /// Errors of the service manager's `start` and `stop`: a struct with a ``code``,
 /// so that a new kind is not a source break for clients.
 ///

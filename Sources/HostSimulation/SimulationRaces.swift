@@ -1,3 +1,4 @@
+import RustSide
 import Synchronization
 
 /// The simulation's ``RaceArbiter``: each side of a race waits at its gate until

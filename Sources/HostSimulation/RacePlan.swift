@@ -1,4 +1,5 @@
 import HostProtocol
+import RustSide
 
 /// How a simulation decides the races it meets (``Race``): for each race, the
 /// orders to take, in the order that race comes up; once a race's list is used up,

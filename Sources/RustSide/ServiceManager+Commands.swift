@@ -1,4 +1,5 @@
 import HostProtocol
+import PluginHost
 
 /// The Tauri commands (`lib.rs`) and the actor's command handlers (`manager.rs`).
 extension ServiceManager {

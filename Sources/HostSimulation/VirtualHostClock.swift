@@ -1,4 +1,5 @@
 import HostProtocol
+import RustSide
 import Synchronization
 
 /// A host clock that moves only when told to: the host-side twin of the

@@ -1,5 +1,7 @@
 import Foundation
 import HostProtocol
+import PluginHost
+import RustSide
 import Synchronization
 
 /// An OS event and a host invoke at one instant, under the plugin's `--dispatch tauri`.
@@ -7,7 +9,7 @@ import Synchronization
 /// On an iPhone the OS's handlers run on the main queue while Tauri runs invokes on its
 /// `ipc` queue, so an expiration, a timer's firing or a launch can happen while the Rust
 /// side's invoke runs. The simulation makes that happen: the OS control is held back and
-/// goes out with the host's next invoke as one JSON-RPC batch (`PluginConnection+Batching`),
+/// goes out with the host's next invoke as one JSON-RPC batch (`SimulationConnection+Holding`),
 /// whose members the plugin runs on its two queues at once. Which queue runs each next
 /// statement is the race ``Race/ipcVsMain``: the orders are drawn from the ``RacePlan``
 /// before the batch, installed with `plugin/dispatchSchedule`, and the ones the plugin took

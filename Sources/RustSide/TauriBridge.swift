@@ -1,4 +1,5 @@
 import HostProtocol
+import PluginHost
 import Synchronization
 
 /// Tauri v2's `run_mobile_plugin` as the Rust side uses it: a blocking call. The
@@ -30,7 +31,7 @@ public final class TauriBridge: Sendable {
         public let poolThread: Int?
     }
 
-    let connection: PluginConnection
+    let connection: any PluginCalling
     /// The app process whose Rust side this is: once it has ended, every call is refused
     /// with `terminated` and nothing is written.
     let lifetime: ProcessLifetime?

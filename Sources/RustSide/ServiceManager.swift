@@ -1,5 +1,6 @@
 import Foundation
 import HostProtocol
+import PluginHost
 import Synchronization
 
 /// The emulated Rust side of tauri-plugin-background-service 0.5.2: the actor of

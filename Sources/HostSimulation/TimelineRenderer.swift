@@ -1,4 +1,5 @@
 import HostProtocol
+import RustSide
 
 /// Turns a run's timeline into text for people, JSON for machines, or a Mermaid
 /// sequence diagram.

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// The package's library products against its sources (issue 24): every library product
+/// exports something, and the embedding library holds neither the emulated Rust side nor
+/// the system simulation.
+@Suite("Library products")
+struct LibraryProductsTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// A line that declares something `public` or `open` (as `docs/architecture.md` counts them).
+    static let declaration = try! NSRegularExpression(
+        pattern: #"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\s+(?:(?:static|final|nonisolated|override|mutating|"#
+            + #"convenience|required|indirect|private\(set\)|package\(set\)|internal\(set\)|lazy)\s+)*"#
+            + #"(?:func|var|let|init|struct|class|enum|protocol|typealias|subscript|actor|case)\b"#)
+
+    /// `public` or `open` declarations in a target's Swift files.
+    static func publicDeclarations(in target: String) throws -> Int {
+        let dir = root.appendingPathComponent("Sources/\(target)")
+        let files = FileManager.default.enumerator(atPath: dir.path)?.compactMap { $0 as? String } ?? []
+        var count = 0
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+            count +=
+                text.split(separator: "\n").filter { line in
+                    let line = String(line)
+                    return declaration.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil
+                }.count
+        }
+        return count
+    }
+
+    /// The names of the package's library products, from `Package.swift`.
+    static func libraryProducts() throws -> [String] {
+        let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let pattern = try NSRegularExpression(pattern: #"\.library\(name: "(\w+)""#)
+        let range = NSRange(manifest.startIndex..., in: manifest)
+        return pattern.matches(in: manifest, range: range).compactMap { match in
+            Range(match.range(at: 1), in: manifest).map { String(manifest[$0]) }
+        }
+    }
+
+    @Test func everyLibraryProductExportsSomething() throws {
+        let products = try Self.libraryProducts()
+        #expect(products.contains("PluginHost") && products.contains("RustSide") && products.contains("HostSimulation"))
+        for product in products {
+            #expect(try Self.publicDeclarations(in: product) > 0, "library product \(product) exports nothing")
+        }
+    }
+
+    @Test func theEmbeddingLibraryHoldsTheWireOnly() throws {
+        let dir = Self.root.appendingPathComponent("Sources/PluginHost")
+        let folders = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(folders == ["Client", "Connection", "Errors", "Process", "Support", "Transport"])
+    }
+}
