@@ -36,7 +36,7 @@ public final class SystemSimulation: @unchecked Sendable {
         /// not used by a simulation given a ``SimulationPlugin``.
         public var plugin: PluginLauncher
         /// The Rust side's behaviour.
-        public var behaviour: HostBehaviour
+        public var behaviour: Profile
         /// Makes the service for each start.
         public var serviceFactory: @Sendable () -> any BackgroundService
         /// Wall-clock limit for the plugin to answer a request before the run is declared hung.
@@ -62,7 +62,7 @@ public final class SystemSimulation: @unchecked Sendable {
 
         /// Creates options.
         public init(
-            plugin: PluginLauncher, behaviour: HostBehaviour = .seed,
+            plugin: PluginLauncher, behaviour: Profile = .seed,
             serviceFactory: @escaping @Sendable () -> any BackgroundService,
             answerTimeout: Duration = defaultAnswerTimeout,
             races: RacePlan = RacePlan(), blockingThreads: Int = BlockingPool.tokioDefault,

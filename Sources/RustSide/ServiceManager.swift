@@ -30,7 +30,7 @@ public actor ServiceManager {
     /// Everything but the client and the factory.
     public struct Configuration: Sendable {
         /// `seed` or `strict` (default `seed`).
-        public var behaviour: HostBehaviour
+        public var behaviour: Profile
         /// The host clock for timeouts and services (default: real time).
         public var clock: any HostClock
         /// Where the manager and everything it spawns run (default: a private serial queue).
@@ -48,7 +48,7 @@ public actor ServiceManager {
 
         /// Creates a configuration.
         public init(
-            behaviour: HostBehaviour = .seed, clock: any HostClock = ContinuousHostClock(),
+            behaviour: Profile = .seed, clock: any HostClock = ContinuousHostClock(),
             executor: (any SerialExecutor & TaskExecutor)? = nil,
             onEvent: @escaping @Sendable (ServiceEvent) -> Void = { _ in },
             log: @escaping @Sendable (String) -> Void = {

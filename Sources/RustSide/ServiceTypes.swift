@@ -1,12 +1,10 @@
 import HostProtocol
 
-/// Which Rust side the manager reproduces.
-public enum HostBehaviour: String, Sendable, CaseIterable {
-    /// Part A of the reference exactly, defects included.
-    case seed
-    /// The host's fixes for the part-D invariants the seed breaks (docs/host.md).
-    case strict
-}
+/// Which Rust side the manager reproduces is a ``Profile``, the plugin's word: `seed` is
+/// part A of the reference exactly, defects included; `strict` the host's fixes for the
+/// part-D invariants the seed breaks (docs/host.md).
+@available(*, deprecated, renamed: "Profile")
+public typealias HostBehaviour = Profile
 
 /// The service's lifecycle state.
 public enum ServiceState: String, Sendable, CaseIterable {

@@ -8,7 +8,7 @@ import Testing
 
 /// A simulation under `--os ios`, no randomness in launches.
 func makeIOSSimulation(
-    behaviour: HostBehaviour = .seed, osSeed: UInt64 = 0, restartAtLaunch: StartKeepaliveConfig? = nil,
+    behaviour: Profile = .seed, osSeed: UInt64 = 0, restartAtLaunch: StartKeepaliveConfig? = nil,
     factory: @escaping @Sendable () -> any BackgroundService
 ) throws -> SystemSimulation {
     let profile: Profile = behaviour == .strict ? .strict : .seed

@@ -145,7 +145,7 @@ enum ReplayCommand {
 enum SystemReplay {
     static func run(_ trace: TraceFile, launcher: PluginLauncher, dispatch: DispatchMode, timeout: Double?) -> Int32 {
         guard let (c, recorded) = try? trace.systemCase() else { return ExitCode.usage }
-        let behaviour: HostBehaviour = trace.header.profile == .strict ? .strict : .seed
+        let behaviour = trace.header.profile
         let answerTimeout: Duration =
             timeout.map { .milliseconds(Int64(($0 * 1000).rounded())) } ?? SystemSimulation.Options.defaultAnswerTimeout
         let (outcome, failure) = c.replay(

@@ -14,11 +14,25 @@ final class PendingTable: Sendable {
         let complete: Completion
     }
 
+    /// Whether calls can still be registered.
+    private enum Phase {
+        /// Calls are registered, completed and given up on.
+        case open
+        /// The plugin's output ended (or the connection failed): every waiting call failed
+        /// with this error, and every later registration fails with it at once.
+        case failed(HostError)
+    }
+
     private struct State {
+        var phase = Phase.open
         var entries: [RequestID: Entry] = [:]
-        var failure: HostError?
         /// Ids given up on (timed out, cancelled): a late answer is not an error.
         var abandoned: Set<RequestID> = []
+
+        var failure: HostError? {
+            if case .failed(let error) = phase { return error }
+            return nil
+        }
     }
 
     private let state = Mutex(State())
@@ -60,7 +74,7 @@ final class PendingTable: Sendable {
     /// Fails every waiting call and every later registration with `error` (first error wins).
     func failAll(_ error: HostError) {
         let entries: [Entry] = state.withLock { s in
-            if s.failure == nil { s.failure = error }
+            if case .open = s.phase { s.phase = .failed(error) }
             defer { s.entries.removeAll() }
             return Array(s.entries.values)
         }
