@@ -37,7 +37,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "HostProtocol"),
-        .target(name: "BackgroundServicePlugin", dependencies: ["HostProtocol"]),
+        // The emulated iOS (scheduler, clock, the manual and iOS policies) the plugin runs on;
+        // it sees the app through `EmulatedApp` only.
+        .target(name: "EmulatedIOS", dependencies: ["HostProtocol"]),
+        .target(name: "BackgroundServicePlugin", dependencies: ["EmulatedIOS", "HostProtocol"]),
         .target(name: "PluginHost", dependencies: ["HostProtocol"]),
         // The plugin's engine behind the transport seam, in the host's process (tests,
         // `--plugin builtin`); apart from PluginHost, so that an embedder that spawns a
@@ -67,7 +70,10 @@ let package = Package(
         .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol"]),
         .testTarget(
             name: "BackgroundServicePluginTests",
-            dependencies: ["BackgroundServicePlugin", "HostProtocol", "HostTestSupport", "background-service-plugin"]
+            dependencies: [
+                "BackgroundServicePlugin", "EmulatedIOS", "HostProtocol", "HostTestSupport",
+                "background-service-plugin",
+            ]
         ),
         .testTarget(
             name: "PluginHostTests",

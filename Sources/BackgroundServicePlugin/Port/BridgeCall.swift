@@ -1,3 +1,4 @@
+import EmulatedIOS
 import HostProtocol
 
 /// One invoke on its way through Tauri's bridge into the app: the job that calls a seed
@@ -44,7 +45,7 @@ final class BridgeCall: StepJob {
     private func started() -> PortRun? {
         if let run { return run }
         guard !refused else { return nil }
-        guard os.app.isRunning, let plugin = os.app.plugin else {
+        guard os.app.isRunning, let plugin = os.app.plugin as? BackgroundServicePlugin else {
             refused = true
             invoke.reject(RPCError.appNotRunning)
             return nil

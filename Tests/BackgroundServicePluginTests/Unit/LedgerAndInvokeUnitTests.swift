@@ -2,6 +2,7 @@ import HostProtocol
 import Testing
 
 @testable import BackgroundServicePlugin
+@testable import EmulatedIOS
 
 /// The completion ledger (exactly-once) and the Invoke abstraction (answered once).
 @Suite("unit: completion ledger and Invoke")

@@ -2,6 +2,7 @@ import HostProtocol
 import Testing
 
 @testable import BackgroundServicePlugin
+@testable import EmulatedIOS
 
 /// The emulated `BGTaskScheduler`, in-process: errors, limits, replacement, registration.
 @Suite("unit: BGTaskScheduler")

@@ -16,7 +16,7 @@ import HostProtocol
 extension EmulatedOS {
     /// Starts a launched task's budget and spends the launch from the energy budget
     /// (any launch, `os/launch` included, uses energy and counts for rate limiting).
-    func startBudget(for task: BGTask, request: BGTaskRequest) {
+    package func startBudget(for task: BGTask, request: BGTaskRequest) {
         guard let ios else { return }
         let policy = ios.policy
         ios.energy.spend(at: clock.now)
@@ -40,7 +40,7 @@ extension EmulatedOS {
     /// `os/setConditions` under `--os ios`: applies the given fields (the contract's
     /// and battery, Low Power Mode, device in use); a running processing task whose
     /// condition stops holding is expired now, before the reply. Launches nothing.
-    func setConditions(_ params: OSSetConditions.IOSParams) -> Conditions {
+    package func setConditions(_ params: OSSetConditions.IOSParams) -> Conditions {
         let before = conditions
         _ = setConditions(params.base)
         var device = conditions.ios ?? .defaults
@@ -66,7 +66,7 @@ extension EmulatedOS {
 
     /// `os/setPolicy`: applies the given knobs (checked together first); the energy
     /// budget keeps its level, clamped to a new capacity.
-    func setPolicy(_ update: IOSPolicy.Update) throws(RPCError) -> IOSPolicy {
+    package func setPolicy(_ update: IOSPolicy.Update) throws(RPCError) -> IOSPolicy {
         guard let ios else { return IOSPolicy.defaults }
         let policy = ios.policy.applying(update)
         if let problem = policy.inconsistency { throw RPCError.invalidParams(problem) }

@@ -1,43 +1,43 @@
 import HostProtocol
 
 /// The emulated `BGTaskRequest`: an identifier and an earliest begin date.
-class BGTaskRequest {
-    let identifier: String
+package class BGTaskRequest {
+    package let identifier: String
     /// nil means "as soon as possible".
-    var earliestBeginDate: VirtualTime?
+    package var earliestBeginDate: VirtualTime?
     /// `--os ios`: the system's plan for it, drawn when it is accepted (system-side data).
-    var plan: LaunchPlan?
+    package var plan: LaunchPlan?
 
-    init(identifier: String) {
+    package init(identifier: String) {
         self.identifier = identifier
     }
 
-    var kind: TaskKind { .refresh }
+    package var kind: TaskKind { .refresh }
 
     /// How `os/pendingTaskRequests` and `os/requestSubmitted` show it.
-    var info: TaskRequestInfo {
+    package var info: TaskRequestInfo {
         TaskRequestInfo(identifier: identifier, kind: kind, earliestBeginDate: earliestBeginDate)
     }
 }
 
 /// The emulated `BGAppRefreshTaskRequest`.
-final class BGAppRefreshTaskRequest: BGTaskRequest {}
+package final class BGAppRefreshTaskRequest: BGTaskRequest {}
 
 /// The emulated `BGProcessingTaskRequest`, with its two constraints.
-final class BGProcessingTaskRequest: BGTaskRequest {
-    var requiresExternalPower = false
-    var requiresNetworkConnectivity = false
+package final class BGProcessingTaskRequest: BGTaskRequest {
+    package var requiresExternalPower = false
+    package var requiresNetworkConnectivity = false
 
-    override var kind: TaskKind { .processing }
+    package override var kind: TaskKind { .processing }
 
-    override var info: TaskRequestInfo {
+    package override var info: TaskRequestInfo {
         TaskRequestInfo(
             identifier: identifier, kind: .processing, earliestBeginDate: earliestBeginDate,
             requiresExternalPower: requiresExternalPower, requiresNetworkConnectivity: requiresNetworkConnectivity)
     }
 
     /// Whether the device's conditions allow it to start.
-    func constraintsMet(by conditions: Conditions) -> Bool {
+    package func constraintsMet(by conditions: Conditions) -> Bool {
         (!requiresExternalPower || conditions.externalPower)
             && (!requiresNetworkConnectivity || conditions.networkConnected)
     }

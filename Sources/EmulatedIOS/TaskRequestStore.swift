@@ -8,16 +8,16 @@ import HostProtocol
 /// identifier or lacks the kind's background mode, `tooManyPendingTaskRequests`
 /// beyond 1 refresh or 10 processing requests; resubmitting an identifier replaces
 /// its request. Each process reaches it through its own ``BGTaskScheduler``.
-final class TaskRequestStore {
+package final class TaskRequestStore {
     private var pending: [String: BGTaskRequest] = [:]
-    let infoPlist: InfoPlist
+    package let infoPlist: InfoPlist
     private let device: Device
     private let events: EventSink
-    private let faults: FaultSet
+    private let faults: OSFaults
     /// Told of each accepted request (the `--os ios` policy plans its launch here).
-    var didAccept: ((BGTaskRequest) -> Void)?
+    package var didAccept: ((BGTaskRequest) -> Void)?
 
-    init(infoPlist: InfoPlist, device: Device, events: EventSink, faults: FaultSet) {
+    package init(infoPlist: InfoPlist, device: Device, events: EventSink, faults: OSFaults) {
         self.infoPlist = infoPlist
         self.device = device
         self.events = events
@@ -25,7 +25,7 @@ final class TaskRequestStore {
     }
 
     /// `submit(_:)`. Reports `os/requestSubmitted` or `os/submitFailed`.
-    func submit(_ request: BGTaskRequest) throws(SchedulerErrorKind) {
+    package func submit(_ request: BGTaskRequest) throws(SchedulerErrorKind) {
         if let failure = check(request) {
             events.send(SubmitFailedEvent.self, .init(identifier: request.identifier, error: failure))
             throw failure
@@ -53,21 +53,21 @@ final class TaskRequestStore {
     }
 
     /// `cancel(taskRequestWithIdentifier:)`. Reports `os/requestCancelled` when a request was pending.
-    func cancel(taskRequestWithIdentifier identifier: String) {
+    package func cancel(taskRequestWithIdentifier identifier: String) {
         guard pending.removeValue(forKey: identifier) != nil else { return }
         events.send(RequestCancelledEvent.self, .init(identifier: identifier))
     }
 
     /// The pending requests, sorted by identifier (by UTF-8 bytes, like JSON keys).
-    var pendingTaskRequests: [BGTaskRequest] {
+    package var pendingTaskRequests: [BGTaskRequest] {
         pending.values.sorted { $0.identifier.utf8.lexicographicallyPrecedes($1.identifier.utf8) }
     }
 
     /// The pending request for an identifier.
-    func pendingRequest(_ identifier: String) -> BGTaskRequest? { pending[identifier] }
+    package func pendingRequest(_ identifier: String) -> BGTaskRequest? { pending[identifier] }
 
     /// Removes a request because the OS launches it (no event: the launch is reported instead).
-    func takeForLaunch(_ identifier: String) -> BGTaskRequest? {
+    package func takeForLaunch(_ identifier: String) -> BGTaskRequest? {
         pending.removeValue(forKey: identifier)
     }
 }

@@ -5,22 +5,22 @@ import HostProtocol
 /// Mirrors Foundation's rules that the seed relies on: an interval <= 0 becomes
 /// 0.1 ms; a non-repeating timer is invalid once it has fired; `invalidate()` on
 /// an invalid timer does nothing.
-final class EmulatedTimer {
+package final class EmulatedTimer {
     /// The time it fires next.
-    private(set) var fireDate: VirtualTime
-    let interval: Int64
-    let repeats: Bool
+    package private(set) var fireDate: VirtualTime
+    package let interval: Int64
+    package let repeats: Bool
     /// Creation order, for firing ties.
-    let sequence: UInt64
-    private(set) var isValid = true
+    package let sequence: UInt64
+    package private(set) var isValid = true
     private let block: (EmulatedTimer) -> Void
     /// Told of `started`, `fired` and `invalidated` (the safety timer reports these as events).
     private let observer: ((SafetyTimerEvent.State, VirtualTime) -> Void)?
 
     /// Foundation substitutes 0.1 ms for a non-positive interval.
-    static let minimumIntervalNanoseconds: Int64 = 100_000
+    package static let minimumIntervalNanoseconds: Int64 = 100_000
 
-    init(
+    package init(
         fireDate: VirtualTime, interval: Int64, repeats: Bool, sequence: UInt64,
         observer: ((SafetyTimerEvent.State, VirtualTime) -> Void)?, block: @escaping (EmulatedTimer) -> Void
     ) {
@@ -34,14 +34,14 @@ final class EmulatedTimer {
     }
 
     /// Stops the timer; reports `invalidated` only when it was still valid.
-    func invalidate() {
+    package func invalidate() {
         guard isValid else { return }
         isValid = false
         observer?(.invalidated, fireDate)
     }
 
     /// Called by the run loop at `fireDate`.
-    func fire() {
+    package func fire() {
         guard isValid else { return }
         let firedAt = fireDate
         if repeats {
@@ -62,20 +62,20 @@ final class EmulatedTimer {
 
 /// The emulated main run loop's timer list: fires timers in deadline order, ties
 /// in creation order.
-final class TimerRunLoop {
+package final class TimerRunLoop {
     private var timers: [EmulatedTimer] = []
     private var nextSequence: UInt64 = 0
     private let clock: PluginClock
     /// Added to every deadline; nonzero only under the `timer-one-tick-late` fault.
-    var lateByNanoseconds: Int64 = 0
+    package var lateByNanoseconds: Int64 = 0
 
-    init(clock: PluginClock) {
+    package init(clock: PluginClock) {
         self.clock = clock
     }
 
     /// `Timer.scheduledTimer(withTimeInterval:repeats:block:)` on this run loop.
     @discardableResult
-    func scheduledTimer(
+    package func scheduledTimer(
         withTimeInterval seconds: Double, repeats: Bool,
         observer: ((SafetyTimerEvent.State, VirtualTime) -> Void)? = nil, block: @escaping (EmulatedTimer) -> Void
     ) -> EmulatedTimer {
@@ -98,7 +98,7 @@ final class TimerRunLoop {
     private var beyondLimit: Set<UInt64> = []
 
     /// The valid timer that fires first (earliest deadline, then earliest created).
-    func nextTimer() -> EmulatedTimer? {
+    package func nextTimer() -> EmulatedTimer? {
         timers.removeAll { !$0.isValid }
         return timers.filter { !beyondLimit.contains($0.sequence) }
             .min { ($0.fireDate, $0.sequence) < ($1.fireDate, $1.sequence) }

@@ -10,18 +10,18 @@ import HostProtocol
 /// route these calls through the main queue here, and nowhere else.
 extension EmulatedOS {
     /// Runs the registered launch handler of the current process for a new task.
-    func runLaunchHandler(for task: BGTask) {
+    package func runLaunchHandler(for task: BGTask) {
         guard let registration = scheduler.registrations[task.identifier] else { return }
         registration.launchHandler(task)
     }
 
     /// Runs a task's expiration handler (nothing when the app set none).
-    func runExpirationHandler(of task: BGTask) {
+    package func runExpirationHandler(of task: BGTask) {
         task.expirationHandler?()
     }
 
     /// Fires a due timer of the app's main run loop.
-    func fire(_ timer: EmulatedTimer) {
+    package func fire(_ timer: EmulatedTimer) {
         timer.fire()
     }
 
@@ -29,7 +29,7 @@ extension EmulatedOS {
     /// `didFinishLaunching` returns or, with `loadsLate`, after it, where registering
     /// fails as Apple's `NSInternalInconsistencyException` says. Without a plugin
     /// factory (the OS alone, in unit tests) the process just finishes launching.
-    func loadApp(_ process: AppProcess, loadsLate: Bool) throws(BGTaskScheduler.RegistrationError) {
+    package func loadApp(_ process: AppProcess, loadsLate: Bool) throws(BGTaskScheduler.RegistrationError) {
         guard let makePlugin else {
             process.finishLaunching()
             return
@@ -43,8 +43,7 @@ extension EmulatedOS {
 
     /// The process is dying: each invoke it holds is answered `-32000` `terminated`
     /// (the bridge's call fails; nothing else in the app runs).
-    func failHeldInvokes(of process: AppProcess) {
-        process.plugin?.processEnded = true
-        process.plugin?.rejectPendingCancelInvoke(.terminated)
+    package func failHeldInvokes(of process: AppProcess) {
+        process.plugin?.processDidEnd()
     }
 }

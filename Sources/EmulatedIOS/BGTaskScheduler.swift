@@ -6,37 +6,40 @@ import HostProtocol
 /// again. Registration must happen before the app finishes launching and only once
 /// per identifier (Apple makes both fatal; here they throw a clear error). Requests
 /// go to the system's ``TaskRequestStore``, which outlives the process.
-final class BGTaskScheduler {
+package final class BGTaskScheduler {
     /// A registration mistake (fatal in Apple's world).
-    struct RegistrationError: Error, CustomStringConvertible {
-        let description: String
+    package struct RegistrationError: Error, CustomStringConvertible {
+        package let description: String
+        package init(description: String) { self.description = description }
     }
 
     /// A registered launch handler.
-    struct Registration {
-        let identifier: String
+    package struct Registration {
+        package let identifier: String
         /// The kind the app expects (emulation-only: Apple infers it from the request).
-        let kind: TaskKind
-        let launchHandler: (BGTask) -> Void
+        package let kind: TaskKind
+        package let launchHandler: (BGTask) -> Void
     }
 
     /// Most requests of each kind that may be pending at once.
-    static let maxPendingRefresh = 1
-    static let maxPendingProcessing = 10
+    package static let maxPendingRefresh = 1
+    package static let maxPendingProcessing = 10
 
-    private(set) var registrations: [String: Registration] = [:]
+    package private(set) var registrations: [String: Registration] = [:]
     /// Set once the app has finished launching; registering afterwards is an error.
-    var launchFinished = false
+    package var launchFinished = false
     private let store: TaskRequestStore
 
-    init(store: TaskRequestStore) {
+    package init(store: TaskRequestStore) {
         self.store = store
     }
 
     /// `register(forTaskWithIdentifier:using:launchHandler:)`. Returns false when
     /// the Info.plist does not permit the identifier (as Apple's does).
     @discardableResult
-    func register(forTaskWithIdentifier identifier: String, kind: TaskKind, launchHandler: @escaping (BGTask) -> Void)
+    package func register(
+        forTaskWithIdentifier identifier: String, kind: TaskKind, launchHandler: @escaping (BGTask) -> Void
+    )
         throws(RegistrationError) -> Bool
     {
         guard !launchFinished else {
@@ -55,26 +58,26 @@ final class BGTaskScheduler {
     }
 
     /// `submit(_:)` (see ``TaskRequestStore/submit(_:)``).
-    func submit(_ request: BGTaskRequest) throws(SchedulerErrorKind) {
+    package func submit(_ request: BGTaskRequest) throws(SchedulerErrorKind) {
         try store.submit(request)
     }
 
     /// `cancel(taskRequestWithIdentifier:)`.
-    func cancel(taskRequestWithIdentifier identifier: String) {
+    package func cancel(taskRequestWithIdentifier identifier: String) {
         store.cancel(taskRequestWithIdentifier: identifier)
     }
 
     /// `cancelAllTaskRequests()`.
-    func cancelAllTaskRequests() {
+    package func cancelAllTaskRequests() {
         for request in pendingTaskRequests { cancel(taskRequestWithIdentifier: request.identifier) }
     }
 
     /// `getPendingTaskRequests`: sorted by identifier.
-    var pendingTaskRequests: [BGTaskRequest] { store.pendingTaskRequests }
+    package var pendingTaskRequests: [BGTaskRequest] { store.pendingTaskRequests }
 
     /// The pending request for an identifier.
-    func pendingRequest(_ identifier: String) -> BGTaskRequest? { store.pendingRequest(identifier) }
+    package func pendingRequest(_ identifier: String) -> BGTaskRequest? { store.pendingRequest(identifier) }
 
     /// Removes a request because the OS launches it.
-    func takeForLaunch(_ identifier: String) -> BGTaskRequest? { store.takeForLaunch(identifier) }
+    package func takeForLaunch(_ identifier: String) -> BGTaskRequest? { store.takeForLaunch(identifier) }
 }

@@ -4,27 +4,27 @@ import HostProtocol
 /// (when the session has them on), counters, and violations.
 ///
 /// Confined to the plugin's serial owner, like everything in this module.
-final class EventSink {
+package final class EventSink {
     /// Writes one notification frame; set by the server.
     private let emit: (String, JSONValue) -> Void
     /// Writes a log line to stderr.
-    let log: (String) -> Void
+    package let log: (String) -> Void
 
     /// Running totals reported by `plugin/state`.
-    var counters = PluginStateSnapshot.Counters()
+    package var counters = PluginStateSnapshot.Counters()
 
-    init(emit: @escaping (String, JSONValue) -> Void, log: @escaping (String) -> Void) {
+    package init(emit: @escaping (String, JSONValue) -> Void, log: @escaping (String) -> Void) {
         self.emit = emit
         self.log = log
     }
 
     /// Sends an event (dropped by the output when events are off).
-    func send<E: RPCEvent>(_: E.Type, _ params: E.Params) {
+    package func send<E: RPCEvent>(_: E.Type, _ params: E.Params) {
         emit(E.name, params.json)
     }
 
     /// Records a rule violation: counted, logged, and sent as `os/violation`.
-    func violation(rule: String, detail: String) {
+    package func violation(rule: String, detail: String) {
         counters.violations += 1
         log("violation of \(rule): \(detail)")
         send(ViolationEvent.self, .init(rule: rule, detail: detail))

@@ -8,7 +8,7 @@ import HostProtocol
 /// serves the launcher, `os/launchDeferred` and `os/explain`, so they always agree.
 extension EmulatedOS {
     /// Why a request is not running now, and when it would launch if only the clock moved.
-    struct Evaluation {
+    package struct Evaluation {
         /// Every reason, in the documented order; empty when it can launch now.
         var reasons: [LaunchReason] = []
         /// nil when a condition, the running task, the user or a missing handler blocks it.
@@ -16,7 +16,7 @@ extension EmulatedOS {
     }
 
     /// Evaluates a pending request at the current time.
-    func evaluate(_ request: BGTaskRequest) -> Evaluation {
+    package func evaluate(_ request: BGTaskRequest) -> Evaluation {
         guard let ios else { return Evaluation() }
         let now = clock.now
         let c = conditions
@@ -98,7 +98,7 @@ extension EmulatedOS {
     }
 
     /// The policy's next launch or deferral report, if any.
-    func nextPolicyEvent() -> Due? {
+    package func nextPolicyEvent() -> Due? {
         var best: Due?
         func consider(_ due: Due) { if best.map({ due.precedes($0) }) ?? true { best = due } }
         for request in store.pendingTaskRequests {
@@ -116,7 +116,7 @@ extension EmulatedOS {
     }
 
     /// Launches a request the policy chose, cold-starting the app when it is not running.
-    func policyLaunch(_ identifier: String) {
+    package func policyLaunch(_ identifier: String) {
         guard store.pendingRequest(identifier) != nil else { return }
         if !app.isRunning {
             coldStart(for: identifier)
@@ -127,7 +127,7 @@ extension EmulatedOS {
 
     /// A time as a clock reading (the virtual clock's 0 is midnight of day 0) and in seconds:
     /// `06:00 (t=21600 s)`, `day 1 06:30 (t=109800 s)`.
-    func clockText(_ t: VirtualTime) -> String {
+    package func clockText(_ t: VirtualTime) -> String {
         let whole = max(0, t.nanoseconds / 1_000_000_000)
         let day = whole / 86_400
         let inDay = whole % 86_400
@@ -141,10 +141,10 @@ extension VirtualTime {
     /// Whether this time is at the clock's limit, where every deadline computed beyond it is
     /// clamped: such a deadline never comes (the clock never gets past the limit, and an event
     /// due at it would be due again at once, for ever).
-    var reachesClockLimit: Bool { nanoseconds >= VirtualTime.limit }
+    package var reachesClockLimit: Bool { nanoseconds >= VirtualTime.limit }
 
     /// The time from `earlier` to this one (clamped).
-    func subtracting(_ earlier: VirtualTime) -> VirtualTime {
+    package func subtracting(_ earlier: VirtualTime) -> VirtualTime {
         adding(nanoseconds: -earlier.nanoseconds)
     }
 }

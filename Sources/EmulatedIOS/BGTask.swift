@@ -4,57 +4,57 @@ import HostProtocol
 ///
 /// `setTaskCompleted(success:)` goes to the ``CompletionLedger``, which lets the
 /// first call through and reports any later one as an `exactly-once` violation.
-class BGTask {
-    let identifier: String
-    let launchedAt: VirtualTime
+package class BGTask {
+    package let identifier: String
+    package let launchedAt: VirtualTime
     /// Unique per launch, for the ledger.
-    let serial: UInt64
+    package let serial: UInt64
     /// Set by the app; run by `os/expire`.
-    var expirationHandler: (() -> Void)?
+    package var expirationHandler: (() -> Void)?
     /// True once the expiration handler has been run.
-    var hasExpired = false
+    package var hasExpired = false
     private let ledger: CompletionLedger
 
-    init(identifier: String, launchedAt: VirtualTime, serial: UInt64, ledger: CompletionLedger) {
+    package init(identifier: String, launchedAt: VirtualTime, serial: UInt64, ledger: CompletionLedger) {
         self.identifier = identifier
         self.launchedAt = launchedAt
         self.serial = serial
         self.ledger = ledger
     }
 
-    var kind: TaskKind { .refresh }
+    package var kind: TaskKind { .refresh }
 
     /// Tells the system the work is done.
-    func setTaskCompleted(success: Bool) {
+    package func setTaskCompleted(success: Bool) {
         ledger.complete(self, success: success)
     }
 }
 
 /// The emulated `BGAppRefreshTask`.
-final class BGAppRefreshTask: BGTask {}
+package final class BGAppRefreshTask: BGTask {}
 
 /// The emulated `BGProcessingTask`.
-final class BGProcessingTask: BGTask {
-    override var kind: TaskKind { .processing }
+package final class BGProcessingTask: BGTask {
+    package override var kind: TaskKind { .processing }
 }
 
 /// Records every task completion: each launched task must be completed exactly once.
-final class CompletionLedger {
+package final class CompletionLedger {
     private var completed: Set<UInt64> = []
     private let events: EventSink
     private let clock: PluginClock
     /// Called after a first completion (the scheduler frees its slot).
-    var onFirstCompletion: ((BGTask) -> Void)?
+    package var onFirstCompletion: ((BGTask) -> Void)?
 
-    init(events: EventSink, clock: PluginClock) {
+    package init(events: EventSink, clock: PluginClock) {
         self.events = events
         self.clock = clock
     }
 
     /// Whether a task has been completed.
-    func isCompleted(_ task: BGTask) -> Bool { completed.contains(task.serial) }
+    package func isCompleted(_ task: BGTask) -> Bool { completed.contains(task.serial) }
 
-    func complete(_ task: BGTask, success: Bool) {
+    package func complete(_ task: BGTask, success: Bool) {
         guard completed.insert(task.serial).inserted else {
             events.violation(
                 rule: "exactly-once",

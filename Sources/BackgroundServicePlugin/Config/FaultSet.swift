@@ -1,3 +1,5 @@
+import EmulatedIOS
+
 /// Deliberate defects, for proving that the conformance suite and the fuzzer
 /// catch what they claim to. **Testing only.**
 ///
@@ -8,7 +10,7 @@
 ///
 /// Where each acts: the faults of the seed's methods are changes to their steps, made
 /// when the engine builds the port (``PortMutants``); the seed's methods hold no fault
-/// check. The others act in the engine (`Server/`) or the emulated OS (`OS/`).
+/// check. The others act in the engine (`Server/`) or the emulated OS (``OSFaults``, in `EmulatedIOS`).
 public enum Fault: String, CaseIterable, Sendable {
     /// framing.auto: replies are framed as ndjson whatever framing was detected.
     case replyFramingNDJSON = "reply-framing-ndjson"
@@ -140,8 +142,14 @@ public struct FaultSet: Sendable, Equatable {
     /// The names switched on.
     public var names: [String] { faults.map(\.rawValue).sorted() }
 
-    /// Nanoseconds added to every timer's deadline (fault `timer-one-tick-late`).
-    var timerDelayNanoseconds: Int64 { contains(.timerOneTickLate) ? 1 : 0 }
+    /// The faults that act in the emulated OS, for it to check.
+    var os: OSFaults {
+        let inOS: [(Fault, OSFaults.Fault)] = [
+            (.timerOneTickLate, .timerOneTickLate), (.allowConcurrentLaunch, .allowConcurrentLaunch),
+            (.noPendingLimit, .noPendingLimit), (.autoLaunchIgnoresConstraints, .autoLaunchIgnoresConstraints),
+        ]
+        return OSFaults(Set(inOS.filter { contains($0.0) }.map(\.1)))
+    }
 }
 
 extension Substring {

@@ -9,14 +9,14 @@ import HostProtocol
 /// reason `watchdog`, then the invokes the app held are answered `terminated`.
 extension EmulatedOS {
     /// Called when an expiration handler returned with the task still running.
-    func armWatchdog() {
+    package func armWatchdog() {
         guard let ios else { return }
         let grace = VirtualTime.nanoseconds(fromSeconds: ios.policy.watchdogGraceSecs) ?? 0
         ios.watchdogDeadline = clock.now.adding(nanoseconds: grace)
     }
 
     /// The grace period is over and the task is still not completed: kill the app.
-    func watchdogFires() {
+    package func watchdogFires() {
         guard let ios else { return }
         ios.watchdogDeadline = nil
         guard let task = runningTask, app.isRunning else { return }

@@ -11,7 +11,7 @@ import HostProtocol
 /// `os/appLaunched` first, then the plugin's `load` runs again on fresh state.
 extension EmulatedOS {
     /// Ends the running process (the caller checked that it runs).
-    func terminateApp(reason: TerminationReason) {
+    package func terminateApp(reason: TerminationReason) {
         guard let ios, app.isRunning else { return }
         let process = app
         let task = runningTask
@@ -26,7 +26,7 @@ extension EmulatedOS {
 
     /// `os/terminate`: `system` needs a running app; `forceQuit` of an app that is not
     /// running marks it force-quit (it is still in the app switcher).
-    func terminate(_ params: OSTerminate.Params) throws(RPCError) -> AppStatus {
+    package func terminate(_ params: OSTerminate.Params) throws(RPCError) -> AppStatus {
         if app.isRunning {
             terminateApp(reason: params.reason)
         } else if params.reason == .forceQuit {
@@ -38,7 +38,7 @@ extension EmulatedOS {
     }
 
     /// `os/openApp`: the user opens the app; a new process starts and the force-quit mark is cleared.
-    func openApp() throws(RPCError) -> AppStatus {
+    package func openApp() throws(RPCError) -> AppStatus {
         guard !app.isRunning else { throw RPCError.invalidState("cannot open the app: it is already running") }
         ios?.forceQuit = false
         startProcess(cause: .user, identifier: nil)
@@ -46,7 +46,7 @@ extension EmulatedOS {
     }
 
     /// The system starts the app into the background to run `identifier`.
-    func coldStart(for identifier: String) {
+    package func coldStart(for identifier: String) {
         startProcess(cause: .backgroundTask, identifier: identifier)
     }
 
@@ -72,7 +72,7 @@ extension EmulatedOS {
     }
 
     /// The app's process as `os/terminate`, `os/openApp` and `plugin/state` show it.
-    var appStatus: AppStatus {
+    package var appStatus: AppStatus {
         AppStatus(
             phase: app.phase, launchCause: app.cause, launchedAt: app.launchedAt, forceQuit: ios?.forceQuit ?? false,
             registrationError: app.registrationError, lastTermination: ios?.lastTermination,

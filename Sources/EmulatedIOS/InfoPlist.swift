@@ -1,32 +1,32 @@
 import Foundation
 
 /// The parts of the app's Info.plist the emulated scheduler checks.
-struct InfoPlist: Sendable, Equatable {
+package struct InfoPlist: Sendable, Equatable {
     /// `BGTaskSchedulerPermittedIdentifiers`.
-    var permittedIdentifiers: Set<String>
+    package var permittedIdentifiers: Set<String>
     /// `UIBackgroundModes`.
-    var backgroundModes: Set<String>
+    package var backgroundModes: Set<String>
 
     /// The mode app-refresh tasks need.
-    static let refreshMode = "fetch"
+    package static let refreshMode = "fetch"
     /// The mode processing tasks need.
-    static let processingMode = "processing"
+    package static let processingMode = "processing"
 
     /// Without `--info-plist`: both identifiers and both modes are permitted.
-    static func defaultPlist(bundleIdentifier: String) -> InfoPlist {
+    package static func defaultPlist(bundleIdentifier: String) -> InfoPlist {
         InfoPlist(
             permittedIdentifiers: ["\(bundleIdentifier).bg-refresh", "\(bundleIdentifier).bg-processing"],
             backgroundModes: [refreshMode, processingMode])
     }
 
     /// Why a plist file could not be used.
-    struct LoadError: Error, CustomStringConvertible {
-        let description: String
+    package struct LoadError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Reads an XML (or binary) property list with `PropertyListSerialization`.
     /// Returns the plist and warnings for mistakes worth telling the user about.
-    static func load(path: String, bundleIdentifier: String) throws(LoadError) -> (InfoPlist, [String]) {
+    package static func load(path: String, bundleIdentifier: String) throws(LoadError) -> (InfoPlist, [String]) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw LoadError(description: "cannot read Info.plist at \(path)")
         }

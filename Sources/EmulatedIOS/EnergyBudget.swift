@@ -7,15 +7,15 @@ import HostProtocol
 /// refills evenly, `capacity` launches per 24 hours. Integer arithmetic keeps it
 /// exact: one launch is `nanosecondsPerDay` units and the bucket gains `capacity`
 /// units per nanosecond.
-struct EnergyBudget: Equatable {
-    static let nanosecondsPerDay: Int64 = 86_400_000_000_000
-    private(set) var capacity: Int
+package struct EnergyBudget: Equatable {
+    package static let nanosecondsPerDay: Int64 = 86_400_000_000_000
+    package private(set) var capacity: Int
     /// Units at `updatedAt`.
     private var level: Int64
     private var updatedAt: VirtualTime
 
     /// A full budget.
-    init(capacity: Int, at now: VirtualTime) {
+    package init(capacity: Int, at now: VirtualTime) {
         self.capacity = capacity
         level = Int64(capacity) * EnergyBudget.nanosecondsPerDay
         updatedAt = now
@@ -32,30 +32,30 @@ struct EnergyBudget: Equatable {
     }
 
     /// Whole launches available at `t`.
-    func launchesAvailable(at t: VirtualTime) -> Int { Int(level(at: t) / EnergyBudget.nanosecondsPerDay) }
+    package func launchesAvailable(at t: VirtualTime) -> Int { Int(level(at: t) / EnergyBudget.nanosecondsPerDay) }
 
     /// The earliest time >= `t` at which one launch is affordable.
-    func affordableAt(_ t: VirtualTime) -> VirtualTime {
+    package func affordableAt(_ t: VirtualTime) -> VirtualTime {
         let missing = EnergyBudget.nanosecondsPerDay - level(at: t)
         guard missing > 0 else { return t }
         return t.adding(nanoseconds: (missing + Int64(capacity) - 1) / Int64(capacity))
     }
 
     /// When the budget is full again (t when it is).
-    func fullAt(_ t: VirtualTime) -> VirtualTime {
+    package func fullAt(_ t: VirtualTime) -> VirtualTime {
         let missing = full - level(at: t)
         guard missing > 0 else { return t }
         return t.adding(nanoseconds: (missing + Int64(capacity) - 1) / Int64(capacity))
     }
 
     /// Spends one launch at `t` (the caller checked it is affordable; never below 0).
-    mutating func spend(at t: VirtualTime) {
+    package mutating func spend(at t: VirtualTime) {
         level = max(0, level(at: t) - EnergyBudget.nanosecondsPerDay)
         updatedAt = t
     }
 
     /// A new capacity: the current level is kept, clamped to the new capacity.
-    mutating func setCapacity(_ launches: Int, at t: VirtualTime) {
+    package mutating func setCapacity(_ launches: Int, at t: VirtualTime) {
         level = level(at: t)
         updatedAt = t
         capacity = launches

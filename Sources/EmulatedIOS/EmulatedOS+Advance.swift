@@ -9,7 +9,7 @@ import HostProtocol
 /// `autoLaunch` launches exist.
 extension EmulatedOS {
     /// Something the OS does on its own at a given time.
-    enum Autonomous {
+    package enum Autonomous {
         case timer(EmulatedTimer)
         case watchdog
         case budget
@@ -29,7 +29,7 @@ extension EmulatedOS {
     }
 
     /// An autonomous event and when it is due; `order` breaks ties within a rank.
-    struct Due {
+    package struct Due {
         let at: VirtualTime
         let event: Autonomous
         var order: (kind: Int, identifier: String) = (0, "")
@@ -45,14 +45,14 @@ extension EmulatedOS {
     /// Most events one advance performs under `--os manual`. With a safety timer of
     /// 0 s (0.1 ms) and begin dates of 0 minutes under auto-launch, every 0.1 ms of
     /// virtual time launches and ends a task; the limit keeps one call bounded.
-    static let maxEventsPerAdvance = 1000
+    package static let maxEventsPerAdvance = 1000
     /// The same under `--os ios`, where the policy's rate limit and energy budget
     /// already bound launches: a realistic day takes a few hundred events. Reached, the
     /// advance still finishes its instant, up to twice as many events in all.
-    static let maxEventsPerAdvanceIOS = 100_000
+    package static let maxEventsPerAdvanceIOS = 100_000
 
     /// Why an advance stopped before its target.
-    struct AdvanceStop: Equatable {
+    package struct AdvanceStop: Equatable {
         /// Events performed by the call.
         let performed: Int
         /// Whether every event due at the stop's time ran (else the rest run on the next call).
@@ -60,7 +60,7 @@ extension EmulatedOS {
     }
 
     /// `os/advanceTime` (virtual clock only).
-    func advanceTime(by duration: VirtualTime) throws(RPCError) -> VirtualTime {
+    package func advanceTime(by duration: VirtualTime) throws(RPCError) -> VirtualTime {
         guard clock.kind == .virtual else {
             throw RPCError.invalidState("os/advanceTime needs the virtual clock; this plugin runs --clock real")
         }
@@ -93,7 +93,7 @@ extension EmulatedOS {
     ///   (zero budgets, spacing and delays with a large energy budget relaunch a task within
     ///   the instant): then it stops at twice the bound, in the middle of the instant.
     @discardableResult
-    func advance(to target: VirtualTime) -> AdvanceStop? {
+    package func advance(to target: VirtualTime) -> AdvanceStop? {
         let bound = ios == nil ? EmulatedOS.maxEventsPerAdvance : iosEventBound
         var performed = 0
         while let next = nextDue(), next.at <= target {
@@ -112,10 +112,10 @@ extension EmulatedOS {
     }
 
     /// The next time something is due (real clock: when to wake up).
-    func nextDueTime() -> VirtualTime? { nextDue()?.at }
+    package func nextDueTime() -> VirtualTime? { nextDue()?.at }
 
     /// The first of everything due.
-    func nextDue() -> Due? {
+    package func nextDue() -> Due? {
         var candidates: [Due] = []
         if app.isRunning, let timer = runLoop.nextTimer() {
             candidates.append(Due(at: timer.fireDate, event: .timer(timer)))

@@ -1,11 +1,11 @@
 import HostProtocol
 
 /// The system's plan for one accepted request (`--os ios`): when it means to launch it.
-struct LaunchPlan: Equatable {
+package struct LaunchPlan: Equatable {
     /// `earliestBeginDate` (or the submission time, if later or absent) plus the drawn delay.
-    let plannedAt: VirtualTime
+    package let plannedAt: VirtualTime
     /// Whether `os/launchDeferred` has been sent for it.
-    var deferralReported = false
+    package var deferralReported = false
 }
 
 /// What the `--os ios` system remembers beyond the app's process: the policy and its
@@ -13,37 +13,37 @@ struct LaunchPlan: Equatable {
 /// running task's budget and watchdog deadlines, and the app's life so far.
 ///
 /// Reset (`plugin/reset`) builds a new one from the same seed.
-final class IOSSystem {
-    var policy = IOSPolicy.defaults
+package final class IOSSystem {
+    package var policy = IOSPolicy.defaults
     /// Every random draw of the policy comes from here, in input order.
-    var rng: SplitMix64
-    let seed: UInt64
-    var energy: EnergyBudget
+    package var rng: SplitMix64
+    package let seed: UInt64
+    package var energy: EnergyBudget
     /// The last launch of each identifier (rate limiting).
-    var lastLaunch: [String: VirtualTime] = [:]
+    package var lastLaunch: [String: VirtualTime] = [:]
     /// Set by a force-quit; cleared when the user opens the app.
-    var forceQuit = false
+    package var forceQuit = false
     /// The running task's budget deadline (nil once expired).
-    var budgetDeadline: VirtualTime?
+    package var budgetDeadline: VirtualTime?
     /// When the running task's expiration handler ran.
-    var expiredAt: VirtualTime?
+    package var expiredAt: VirtualTime?
     /// When the watchdog kills the app unless the running task completes first.
-    var watchdogDeadline: VirtualTime?
+    package var watchdogDeadline: VirtualTime?
     /// The running processing task's constraints (they expire it when lost).
-    var runningConstraints: (power: Bool, network: Bool)?
+    package var runningConstraints: (power: Bool, network: Bool)?
     /// How the last process ended.
-    var lastTermination: AppStatus.Termination?
+    package var lastTermination: AppStatus.Termination?
     /// Processes started (the first included).
-    var launches = 1
+    package var launches = 1
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         self.seed = seed
         rng = SplitMix64(seed: seed)
         energy = EnergyBudget(capacity: IOSPolicy.defaults.energyBudgetLaunches, at: .zero)
     }
 
     /// The running task ended (completed or killed): forget its deadlines.
-    func taskEnded() {
+    package func taskEnded() {
         budgetDeadline = nil
         expiredAt = nil
         watchdogDeadline = nil
@@ -51,7 +51,7 @@ final class IOSSystem {
     }
 
     /// A uniform draw of whole milliseconds between two second values, as nanoseconds.
-    func drawMilliseconds(from low: Double, to high: Double) -> Int64 {
+    package func drawMilliseconds(from low: Double, to high: Double) -> Int64 {
         let lo = Int64((low * 1000).rounded())
         let hi = max(lo, Int64((high * 1000).rounded()))
         return rng.uniform(in: lo...hi) * 1_000_000
@@ -59,7 +59,7 @@ final class IOSSystem {
 
     /// Plans an accepted request: never before its `earliestBeginDate` (nor before
     /// now), usually later by a delay drawn uniformly from the kind's range.
-    func plan(_ request: BGTaskRequest, at now: VirtualTime) -> LaunchPlan {
+    package func plan(_ request: BGTaskRequest, at now: VirtualTime) -> LaunchPlan {
         let base = max(request.earliestBeginDate ?? now, now)
         let delay =
             request.kind == .refresh

@@ -1,3 +1,4 @@
+import EmulatedIOS
 import HostProtocol
 
 /// The plugin's command-line configuration (contract section 7).

@@ -6,7 +6,7 @@ extension EmulatedOS {
     /// `os/explain`: every reason the identifier's request is not running now, and
     /// when it could next run. Never an error for a string identifier: one with no
     /// request gets the factor `notPending`.
-    func explain(_ identifier: String) -> LaunchExplanation {
+    package func explain(_ identifier: String) -> LaunchExplanation {
         if let task = runningTask, task.identifier == identifier {
             return LaunchExplanation(identifier: identifier, status: .running, reasons: [], nextPossibleAt: nil)
         }
@@ -28,7 +28,7 @@ extension EmulatedOS {
 
     /// A request's planned time came: when it cannot launch now, say why, once per
     /// submitted request (`os/launchDeferred`).
-    func reportDeferral(of identifier: String) {
+    package func reportDeferral(of identifier: String) {
         guard let request = store.pendingRequest(identifier), var plan = request.plan else { return }
         plan.deferralReported = true
         request.plan = plan

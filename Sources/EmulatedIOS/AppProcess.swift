@@ -7,22 +7,22 @@ import HostProtocol
 /// with its registrations, and the main run loop with its timers. Everything that
 /// outlives the process (the clock, the pending requests, the device's conditions,
 /// the policy) belongs to ``EmulatedOS``.
-final class AppProcess {
+package final class AppProcess {
     /// The process's `BGTaskScheduler.shared` (its registrations).
-    let scheduler: BGTaskScheduler
+    package let scheduler: BGTaskScheduler
     /// The process's main run loop: its timers die with it.
-    let runLoop: TimerRunLoop
+    package let runLoop: TimerRunLoop
     /// The plugin instance, once the app has created it (nil in unit tests of the OS alone).
-    var plugin: BackgroundServicePlugin?
+    package var plugin: (any EmulatedApp)?
     /// Why it was started, and when.
-    let cause: LaunchCause
-    let launchedAt: VirtualTime
+    package let cause: LaunchCause
+    package let launchedAt: VirtualTime
     /// Launching until `didFinishLaunching` returns; not running once terminated.
-    private(set) var phase = AppPhase.launching
+    package private(set) var phase = AppPhase.launching
     /// Why registering a launch handler failed in this process, if it did.
-    var registrationError: String?
+    package var registrationError: String?
 
-    init(store: TaskRequestStore, clock: PluginClock, faults: FaultSet, cause: LaunchCause) {
+    package init(store: TaskRequestStore, clock: PluginClock, faults: OSFaults, cause: LaunchCause) {
         scheduler = BGTaskScheduler(store: store)
         runLoop = TimerRunLoop(clock: clock)
         runLoop.lateByNanoseconds = faults.timerDelayNanoseconds
@@ -31,16 +31,16 @@ final class AppProcess {
     }
 
     /// Whether the process exists (launching or running).
-    var isRunning: Bool { phase != .notRunning }
+    package var isRunning: Bool { phase != .notRunning }
 
     /// `didFinishLaunching` returned: registering now is an error.
-    func finishLaunching() {
+    package func finishLaunching() {
         scheduler.launchFinished = true
         phase = .running
     }
 
     /// The process ended.
-    func end() {
+    package func end() {
         phase = .notRunning
     }
 }

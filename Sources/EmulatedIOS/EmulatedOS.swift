@@ -1,8 +1,8 @@
 import HostProtocol
 
 /// The emulated device's settings, shared by the scheduler and the OS controls.
-final class Device {
-    var conditions = Conditions.defaults
+package final class Device {
+    package var conditions = Conditions.defaults
 }
 
 /// The emulated operating system around the app: what outlives the app's process.
@@ -14,26 +14,26 @@ final class Device {
 /// the app is terminated and started again. The controls the host uses to play the
 /// OS (`os/launch`, `os/expire`, `os/advanceTime`, `os/setConditions`, and under
 /// `--os ios` `os/terminate`, `os/openApp`, `os/explain`, `os/setPolicy`) land here.
-final class EmulatedOS {
-    let clock: PluginClock
-    let store: TaskRequestStore
-    let ledger: CompletionLedger
-    let events: EventSink
-    let device = Device()
-    let faults: FaultSet
+package final class EmulatedOS {
+    package let clock: PluginClock
+    package let store: TaskRequestStore
+    package let ledger: CompletionLedger
+    package let events: EventSink
+    package let device = Device()
+    package let faults: OSFaults
     /// The `--os ios` system; nil under `--os manual`.
-    let ios: IOSSystem?
+    package let ios: IOSSystem?
     /// Under `--os ios`, the events one advance performs before stopping at an instant's end.
-    var iosEventBound = EmulatedOS.maxEventsPerAdvanceIOS
+    package var iosEventBound = EmulatedOS.maxEventsPerAdvanceIOS
     /// The app's current process (or the last one, once it has ended).
-    private(set) var app: AppProcess
+    package private(set) var app: AppProcess
     /// Creates the plugin instance inside a new process (set by ``PluginWorld``).
-    var makePlugin: ((EmulatedOS) -> BackgroundServicePlugin)?
+    package var makePlugin: ((EmulatedOS) -> any EmulatedApp)?
     /// The task launched and not yet completed (the OS launches one at a time).
-    var runningTask: BGTask?
+    package var runningTask: BGTask?
     private var nextTaskSerial: UInt64 = 0
 
-    init(clock: PluginClock, infoPlist: InfoPlist, events: EventSink, faults: FaultSet, ios: IOSSystem? = nil) {
+    package init(clock: PluginClock, infoPlist: InfoPlist, events: EventSink, faults: OSFaults, ios: IOSSystem? = nil) {
         self.clock = clock
         self.events = events
         self.faults = faults
@@ -56,24 +56,24 @@ final class EmulatedOS {
 
     /// The identifiers the current process registered, for messages: `registered:
     /// com.example.app.bg-processing, com.example.app.bg-refresh` (sorted), or `none is registered`.
-    var registeredList: String {
+    package var registeredList: String {
         let names = scheduler.registrations.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return names.isEmpty ? "none is registered" : "registered: " + names.joined(separator: ", ")
     }
 
     /// `-32602`'s words for an identifier with no launch handler.
-    func unregistered(_ identifier: String) -> String {
+    package func unregistered(_ identifier: String) -> String {
         "no launch handler is registered for \"\(identifier)\" (\(registeredList))"
     }
 
     /// The current process's `BGTaskScheduler.shared`.
-    var scheduler: BGTaskScheduler { app.scheduler }
+    package var scheduler: BGTaskScheduler { app.scheduler }
     /// The current process's main run loop.
-    var runLoop: TimerRunLoop { app.runLoop }
-    var conditions: Conditions { device.conditions }
+    package var runLoop: TimerRunLoop { app.runLoop }
+    package var conditions: Conditions { device.conditions }
 
     /// Replaces the process (a launch of the app); ``AppLifecycle`` decides when.
-    func replaceProcess(cause: LaunchCause) -> AppProcess {
+    package func replaceProcess(cause: LaunchCause) -> AppProcess {
         app = AppProcess(store: store, clock: clock, faults: faults, cause: cause)
         return app
     }
@@ -83,7 +83,7 @@ final class EmulatedOS {
     /// `os/launch`: launches the pending request for `identifier` now, ignoring its
     /// earliest begin date (the debugger's simulate-launch) and, under `--os ios`,
     /// every factor of the launch decision; with the app not running, it cold-starts it first.
-    func launch(identifier: String) throws(RPCError) -> OSLaunch.Result {
+    package func launch(identifier: String) throws(RPCError) -> OSLaunch.Result {
         if ios != nil, !app.isRunning {
             guard store.pendingRequest(identifier) != nil else {
                 throw RPCError.invalidState("cannot launch \(identifier): no request for it is pending")
@@ -111,7 +111,7 @@ final class EmulatedOS {
 
     /// Takes the pending request and runs its launch handler with a new task.
     @discardableResult
-    func launchPending(_ identifier: String) -> BGTask {
+    package func launchPending(_ identifier: String) -> BGTask {
         let request = store.takeForLaunch(identifier)!
         nextTaskSerial += 1
         let task: BGTask =
@@ -127,7 +127,7 @@ final class EmulatedOS {
     }
 
     /// `os/expire`: runs the running task's expiration handler.
-    func expire(identifier: String) throws(RPCError) {
+    package func expire(identifier: String) throws(RPCError) {
         if ios == nil || app.isRunning {
             guard scheduler.registrations[identifier] != nil else {
                 throw RPCError.invalidParams(unregistered(identifier))
@@ -145,7 +145,7 @@ final class EmulatedOS {
     /// The one expiration path (`os/expire` and, under `--os ios`, budgets and lost
     /// constraints): report it, run the handler; under `--os ios`, a task still not
     /// completed afterwards starts the watchdog's grace period.
-    func expireRunningTask(cause: ExpirationCause) {
+    package func expireRunningTask(cause: ExpirationCause) {
         guard let task = runningTask, !task.hasExpired else { return }
         task.hasExpired = true
         events.counters.expired += 1
@@ -160,7 +160,7 @@ final class EmulatedOS {
     // MARK: - Conditions and direct scheduler calls
 
     /// `os/setConditions`: applies the given fields; launches nothing.
-    func setConditions(_ params: OSSetConditions.Params) -> Conditions {
+    package func setConditions(_ params: OSSetConditions.Params) -> Conditions {
         if let v = params.backgroundRefreshStatus { device.conditions.backgroundRefreshStatus = v }
         if let v = params.externalPower { device.conditions.externalPower = v }
         if let v = params.networkConnected { device.conditions.networkConnected = v }
@@ -169,7 +169,7 @@ final class EmulatedOS {
     }
 
     /// `os/submit`: a direct `submit(_:)`; failures are -32001.
-    func submit(_ params: OSSubmit.Params) throws(RPCError) -> TaskRequestInfo {
+    package func submit(_ params: OSSubmit.Params) throws(RPCError) -> TaskRequestInfo {
         let request: BGTaskRequest
         if params.kind == .processing {
             let p = BGProcessingTaskRequest(identifier: params.identifier)
