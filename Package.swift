@@ -68,6 +68,8 @@ let package = Package(
         // so that several test targets can share it).
         .target(name: "HostTestSupport", path: "Tests/HostTestSupport"),
         .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol"]),
+        // The emulated OS alone, without the plugin's port.
+        .testTarget(name: "EmulatedIOSTests", dependencies: ["EmulatedIOS", "HostProtocol"]),
         .testTarget(
             name: "BackgroundServicePluginTests",
             dependencies: [

@@ -67,14 +67,14 @@ extension EmulatedOS {
         if let stop = advance(to: clock.now.adding(nanoseconds: duration.nanoseconds)) {
             let at = clock.now.decimalSeconds
             let what =
-                ios == nil
+                !policy.finishesInstant
                 ? "\(stop.performed) timer firings and launches"
                 : "\(stop.performed) autonomous events (timer firings, expirations, kills, launches)"
             // Under `--os manual` the stop never waits for its instant (`docs/protocol.md`).
             let next =
-                stop.instantFinished || ios == nil
+                stop.instantFinished || !policy.finishesInstant
                 ? "; advance again to go on"
-                : ", within that instant (the hard bound is \(2 * iosEventBound) events); "
+                : ", within that instant (the hard bound is \(2 * policy.advanceEventBound) events); "
                     + "advance again to run the events still due at \(at) s and go on"
             var error = RPCError.invalidState("os/advanceTime stopped at \(at) s after \(what)\(next)")
             error.data = ["now": clock.now.json]
@@ -87,19 +87,19 @@ extension EmulatedOS {
     /// got there. It stops early, at the time of its last event:
     /// - under `--os manual`, right after ``maxEventsPerAdvance`` events (events still due at
     ///   that time run on the next call);
-    /// - under `--os ios`, once ``iosEventBound`` events (``maxEventsPerAdvanceIOS``) have run and every event due
+    /// - under `--os ios`, once ``IOSSystem/eventBound`` events (``maxEventsPerAdvanceIOS``) have run and every event due
     ///   at that instant has too, so the state is exactly the state at the time it answers;
-    ///   unless that one instant holds more than another ``iosEventBound`` events
+    ///   unless that one instant holds more than another ``IOSSystem/eventBound`` events
     ///   (zero budgets, spacing and delays with a large energy budget relaunch a task within
     ///   the instant): then it stops at twice the bound, in the middle of the instant.
     @discardableResult
     package func advance(to target: VirtualTime) -> AdvanceStop? {
-        let bound = ios == nil ? EmulatedOS.maxEventsPerAdvance : iosEventBound
+        let bound = policy.advanceEventBound
         var performed = 0
         while let next = nextDue(), next.at <= target {
             if performed >= bound {
                 let sameInstant = next.at == clock.now
-                if ios == nil || !sameInstant || performed >= 2 * bound {
+                if !policy.finishesInstant || !sameInstant || performed >= 2 * bound {
                     return AdvanceStop(performed: performed, instantFinished: !sameInstant)
                 }
             }
@@ -120,17 +120,11 @@ extension EmulatedOS {
         if app.isRunning, let timer = runLoop.nextTimer() {
             candidates.append(Due(at: timer.fireDate, event: .timer(timer)))
         }
-        if let ios {
-            if let t = ios.watchdogDeadline { candidates.append(Due(at: t, event: .watchdog)) }
-            if let t = ios.budgetDeadline { candidates.append(Due(at: t, event: .budget)) }
-            if let next = nextPolicyEvent() { candidates.append(next) }
-        } else if let launch = nextAutoLaunch() {
-            candidates.append(Due(at: launch.at, event: .launch(launch.identifier)))
-        }
+        policy.addDueEvents(of: self, to: &candidates)
         let next = candidates.min { $0.precedes($1) }
         // `--os ios`: a policy deadline at the clock's limit never comes, as a timer's does not
         // (a budget of 30 s from a clock near the limit, a launch once the clock is there).
-        if ios != nil, let next, next.at.reachesClockLimit { return nil }
+        if policy.neverDueAtClockLimit, let next, next.at.reachesClockLimit { return nil }
         return next
     }
 
@@ -140,29 +134,7 @@ extension EmulatedOS {
         case .watchdog: watchdogFires()
         case .budget: expireRunningTask(cause: .budget)
         case .deferral(let identifier): reportDeferral(of: identifier)
-        case .launch(let identifier):
-            if ios == nil { launchPending(identifier) } else { policyLaunch(identifier) }
+        case .launch(let identifier): policy.launchDue(identifier, in: self)
         }
-    }
-
-    /// `--os manual`: the next request `autoLaunch` would launch, and when.
-    private func nextAutoLaunch() -> (identifier: String, at: VirtualTime)? {
-        guard conditions.autoLaunch, runningTask == nil else { return nil }
-        var best: (identifier: String, at: VirtualTime, rank: Int)?
-        for request in store.pendingTaskRequests {
-            // A request `os/submit` made for an identifier with no launch handler is
-            // never launched (Apple's system would crash the app; `os/launch` says -32602).
-            guard scheduler.registrations[request.identifier] != nil else { continue }
-            if let processing = request as? BGProcessingTaskRequest, !processing.constraintsMet(by: conditions),
-                !faults.contains(.autoLaunchIgnoresConstraints)
-            {
-                continue
-            }
-            let at = max(request.earliestBeginDate ?? clock.now, clock.now)
-            let rank = request.kind == .refresh ? 0 : 1
-            if let b = best, (b.at, b.rank) <= (at, rank) { continue }
-            best = (request.identifier, at, rank)
-        }
-        return best.map { ($0.identifier, $0.at) }
     }
 }

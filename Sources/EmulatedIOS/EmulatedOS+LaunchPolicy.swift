@@ -115,16 +115,6 @@ extension EmulatedOS {
         return best
     }
 
-    /// Launches a request the policy chose, cold-starting the app when it is not running.
-    package func policyLaunch(_ identifier: String) {
-        guard store.pendingRequest(identifier) != nil else { return }
-        if !app.isRunning {
-            coldStart(for: identifier)
-            guard scheduler.registrations[identifier] != nil else { return }
-        }
-        launchPending(identifier)
-    }
-
     /// A time as a clock reading (the virtual clock's 0 is midnight of day 0) and in seconds:
     /// `06:00 (t=21600 s)`, `day 1 06:30 (t=109800 s)`.
     package func clockText(_ t: VirtualTime) -> String {

@@ -12,31 +12,9 @@ import HostProtocol
 ///   requires is lost (Apple: processing tasks are cut off when the device is used).
 ///
 /// Each launch draws two values (the chance, the early budget) whatever its kind, so
-/// one launch never shifts the draws of another by a different amount.
+/// one launch never shifts the draws of another by a different amount. The budget starts
+/// in ``IOSSystem/taskLaunched(_:request:in:)``; here are the controls that change it.
 extension EmulatedOS {
-    /// Starts a launched task's budget and spends the launch from the energy budget
-    /// (any launch, `os/launch` included, uses energy and counts for rate limiting).
-    package func startBudget(for task: BGTask, request: BGTaskRequest) {
-        guard let ios else { return }
-        let policy = ios.policy
-        ios.energy.spend(at: clock.now)
-        ios.lastLaunch[task.identifier] = clock.now
-        let early = ios.rng.chance(policy.refreshEarlyExpiryChance)
-        let earlyBudget = ios.drawMilliseconds(
-            from: policy.refreshEarlyExpiryMinSecs, to: policy.refreshEarlyExpiryMaxSecs)
-        let budget: Int64
-        if task.kind == .refresh {
-            budget = early ? earlyBudget : VirtualTime.nanoseconds(fromSeconds: policy.refreshBudgetSecs) ?? 0
-        } else {
-            budget = VirtualTime.nanoseconds(fromSeconds: policy.processingBudgetSecs) ?? 0
-        }
-        ios.taskEnded()
-        ios.budgetDeadline = clock.now.adding(nanoseconds: budget)
-        if let processing = request as? BGProcessingTaskRequest {
-            ios.runningConstraints = (processing.requiresExternalPower, processing.requiresNetworkConnectivity)
-        }
-    }
-
     /// `os/setConditions` under `--os ios`: applies the given fields (the contract's
     /// and battery, Low Power Mode, device in use); a running processing task whose
     /// condition stops holding is expired now, before the reply. Launches nothing.

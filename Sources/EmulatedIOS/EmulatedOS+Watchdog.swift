@@ -6,15 +6,9 @@ import HostProtocol
 ///
 /// The kill is a violation the app caused (`os/violation`, rule `ios.watchdog`,
 /// counted in `violations` and `watchdogKills`), then `os/appTerminated` with
-/// reason `watchdog`, then the invokes the app held are answered `terminated`.
+/// reason `watchdog`, then the invokes the app held are answered `terminated`. The
+/// watchdog is armed by ``IOSSystem/expirationHandlerReturned(in:)``.
 extension EmulatedOS {
-    /// Called when an expiration handler returned with the task still running.
-    package func armWatchdog() {
-        guard let ios else { return }
-        let grace = VirtualTime.nanoseconds(fromSeconds: ios.policy.watchdogGraceSecs) ?? 0
-        ios.watchdogDeadline = clock.now.adding(nanoseconds: grace)
-    }
-
     /// The grace period is over and the task is still not completed: kill the app.
     package func watchdogFires() {
         guard let ios else { return }

@@ -21,10 +21,11 @@ package final class EmulatedOS {
     package let events: EventSink
     package let device = Device()
     package let faults: OSFaults
-    /// The `--os ios` system; nil under `--os manual`.
+    /// What this mode decides by itself: ``ManualPolicy`` or ``IOSSystem``.
+    package let policy: any OSPolicy
+    /// The `--os ios` system (the iOS policy and its state), for the iOS-only controls; nil
+    /// under `--os manual`.
     package let ios: IOSSystem?
-    /// Under `--os ios`, the events one advance performs before stopping at an instant's end.
-    package var iosEventBound = EmulatedOS.maxEventsPerAdvanceIOS
     /// The app's current process (or the last one, once it has ended).
     package private(set) var app: AppProcess
     /// Creates the plugin instance inside a new process (set by ``PluginWorld``).
@@ -38,20 +39,17 @@ package final class EmulatedOS {
         self.events = events
         self.faults = faults
         self.ios = ios
+        self.policy = ios ?? ManualPolicy()
         self.ledger = CompletionLedger(events: events, clock: clock)
         self.store = TaskRequestStore(infoPlist: infoPlist, device: device, events: events, faults: faults)
         self.app = AppProcess(store: store, clock: clock, faults: faults, cause: .user)
         ledger.onFirstCompletion = { [unowned self] task in
             if self.runningTask === task {
                 self.runningTask = nil
-                self.ios?.taskEnded()
+                self.policy.taskEnded()
             }
         }
-        if let ios {
-            device.conditions = .iosDefaults
-            events.counters.watchdogKills = 0
-            store.didAccept = { [unowned self, ios] request in request.plan = ios.plan(request, at: self.clock.now) }
-        }
+        policy.install(on: self)
     }
 
     /// The identifiers the current process registered, for messages: `registered:
@@ -84,17 +82,7 @@ package final class EmulatedOS {
     /// earliest begin date (the debugger's simulate-launch) and, under `--os ios`,
     /// every factor of the launch decision; with the app not running, it cold-starts it first.
     package func launch(identifier: String) throws(RPCError) -> OSLaunch.Result {
-        if ios != nil, !app.isRunning {
-            guard store.pendingRequest(identifier) != nil else {
-                throw RPCError.invalidState("cannot launch \(identifier): no request for it is pending")
-            }
-            coldStart(for: identifier)
-            guard scheduler.registrations[identifier] != nil else {
-                throw RPCError.invalidState(
-                    "cannot launch \(identifier): the app was launched for it but registered no launch handler"
-                        + (app.registrationError.map { " (\($0))" } ?? ""))
-            }
-        }
+        try policy.prepareLaunch(of: identifier, in: self)
         guard scheduler.registrations[identifier] != nil else {
             throw RPCError.invalidParams(unregistered(identifier))
         }
@@ -120,7 +108,7 @@ package final class EmulatedOS {
             : BGAppRefreshTask(identifier: identifier, launchedAt: clock.now, serial: nextTaskSerial, ledger: ledger)
         runningTask = task
         events.counters.launched += 1
-        if ios != nil { startBudget(for: task, request: request) }
+        policy.taskLaunched(task, request: request, in: self)
         events.send(TaskLaunchedEvent.self, .init(identifier: identifier, at: clock.now, kind: task.kind))
         runLaunchHandler(for: task)
         return task
@@ -128,7 +116,9 @@ package final class EmulatedOS {
 
     /// `os/expire`: runs the running task's expiration handler.
     package func expire(identifier: String) throws(RPCError) {
-        if ios == nil || app.isRunning {
+        // (Under `--os manual` the app always runs; under `--os ios` it may not, and then
+        // its registrations are gone with it.)
+        if app.isRunning {
             guard scheduler.registrations[identifier] != nil else {
                 throw RPCError.invalidParams(unregistered(identifier))
             }
@@ -149,12 +139,11 @@ package final class EmulatedOS {
         guard let task = runningTask, !task.hasExpired else { return }
         task.hasExpired = true
         events.counters.expired += 1
-        let reported = ios == nil ? nil : cause
+        let reported = policy.reportsExpirationCause ? cause : nil
         events.send(TaskExpiredEvent.self, .init(identifier: task.identifier, at: clock.now, cause: reported))
-        ios?.budgetDeadline = nil
-        ios?.expiredAt = clock.now
+        policy.taskExpiring(in: self)
         runExpirationHandler(of: task)
-        if runningTask === task { armWatchdog() }
+        if runningTask === task { policy.expirationHandlerReturned(in: self) }
     }
 
     // MARK: - Conditions and direct scheduler calls

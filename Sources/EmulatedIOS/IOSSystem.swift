@@ -35,6 +35,9 @@ package final class IOSSystem {
     package var lastTermination: AppStatus.Termination?
     /// Processes started (the first included).
     package var launches = 1
+    /// The events one advance performs before stopping at an instant's end
+    /// (``EmulatedOS/maxEventsPerAdvanceIOS``; lower in tests, `--ios-advance-event-bound`).
+    package var eventBound = EmulatedOS.maxEventsPerAdvanceIOS
 
     package init(seed: UInt64) {
         self.seed = seed

@@ -21,8 +21,8 @@ final class PluginWorld {
         clock = PluginClock(
             kind: options.clock, timeScale: options.timeScale, monotonicNanoseconds: monotonicNanoseconds)
         let ios = options.osMode == .ios ? IOSSystem(seed: options.osSeed) : nil
+        ios?.eventBound = options.iosAdvanceEventBound
         os = EmulatedOS(clock: clock, infoPlist: infoPlist, events: events, faults: options.faults.os, ios: ios)
-        os.iosEventBound = options.iosAdvanceEventBound
         // One pair of queues per session: each process of the app is built on it (a new
         // process starts with both queues empty; see `EmulatedOS.terminate`).
         let dispatcher = dispatcher ?? Dispatcher(mode: options.dispatch, seed: options.dispatchSeed)
