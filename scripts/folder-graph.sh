@@ -4,6 +4,7 @@
 #   scripts/folder-graph.sh            the graph; exit 1 if two folders use each other
 #   scripts/folder-graph.sh --dot      the same graph in Graphviz's dot
 #   scripts/folder-graph.sh --why      each edge with the names that make it
+#   scripts/folder-graph.sh --self-test  checks the script on a small tree of its own
 #
 # A folder is a directory holding Swift files (Sources/HostCLI/Demo, or a target's
 # root, Sources/HostCLI). Folder A uses folder B when a file of A names a type, a
@@ -20,10 +21,38 @@
 # checked, one per line: the folders, comma-separated; the list only shrinks: a known
 # loop that gains or loses a folder is a new one).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+self="$(cd "$(dirname "$0")" && pwd)/$(basename "$0")"
+# FOLDER_GRAPH_ROOT: another tree to read (the self-test's); the package's by default.
+cd "${FOLDER_GRAPH_ROOT:-$(dirname "$0")/..}"
 case "${1-}" in
     "" | --dot | --why) ;;
-    -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,22p' "$self" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --self-test)
+        tmp=$(mktemp -d)
+        trap 'rm -rf "$tmp"' EXIT
+        put() { mkdir -p "$tmp/$(dirname "$1")"; printf '%s\n' "$2" >"$tmp/$1"; }
+        fail() { echo "folder-graph self-test: $1" >&2; exit 1; }
+        run() { FOLDER_GRAPH_ROOT="$tmp" "$self" "$@"; }
+        put Sources/T/A/A.swift 'struct A { let b: B }'
+        put Sources/T/B/B.swift 'struct B { var x = 1 }  // names A in a comment
+let label = "and A in a string"'
+        put Sources/U/U.swift 'import T
+struct U { let a: A }'
+        out=$(run 2>/dev/null) || fail "a tree without a loop failed"
+        for edge in "T/A -> T/B" "T/B -> (nothing)" "U -> [T]"; do
+            grep -qxF "$edge" <<<"$out" || fail "no line \"$edge\" in: $out"
+        done
+        put Sources/T/B/B+A.swift 'extension B { func a() -> A { A(b: self) } }'
+        run >/dev/null 2>"$tmp/err" && fail "a loop (T/A <-> T/B) passed"
+        grep -qxF "folder cycle: T/A, T/B" "$tmp/err" || fail "the loop was not named: $(cat "$tmp/err")"
+        put scripts/folder-cycles.known 'T/B, T/A'
+        run >/dev/null 2>&1 || fail "a known loop failed"
+        put Sources/T/C/C.swift 'struct C { let a: A }'
+        put Sources/T/A/A+C.swift 'extension A { var c: C? { nil } }'
+        run >/dev/null 2>&1 && fail "a known loop that grew (T/C joined it) passed"
+        echo "folder-graph self-test: passed"
+        exit 0
+        ;;
     *) echo "folder-graph.sh: unknown argument \"$1\"" >&2; exit 64 ;;
 esac
 find Sources -name '*.swift' | LC_ALL=C sort | perl -e '
