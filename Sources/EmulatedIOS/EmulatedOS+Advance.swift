@@ -87,8 +87,9 @@ extension EmulatedOS {
     /// got there. It stops early, at the time of its last event:
     /// - under `--os manual`, right after ``maxEventsPerAdvance`` events (events still due at
     ///   that time run on the next call);
-    /// - under `--os ios`, once ``IOSSystem/eventBound`` events (``maxEventsPerAdvanceIOS``) have run and every event due
-    ///   at that instant has too, so the state is exactly the state at the time it answers;
+    /// - under `--os ios`, once ``IOSSystem/eventBound`` events (``maxEventsPerAdvanceIOS``)
+    ///   have run and every event due at that instant has too, so the state is exactly the
+    ///   state at the time it answers;
     ///   unless that one instant holds more than another ``IOSSystem/eventBound`` events
     ///   (zero budgets, spacing and delays with a large energy budget relaunch a task within
     ///   the instant): then it stops at twice the bound, in the middle of the instant.

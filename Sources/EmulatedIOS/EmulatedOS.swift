@@ -1,10 +1,5 @@
 import HostProtocol
 
-/// The emulated device's settings, shared by the scheduler and the OS controls.
-package final class Device {
-    package var conditions = Conditions.defaults
-}
-
 /// The emulated operating system around the app: what outlives the app's process.
 ///
 /// It holds the clock, the system's pending requests (``TaskRequestStore``), the

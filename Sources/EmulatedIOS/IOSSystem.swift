@@ -1,13 +1,5 @@
 import HostProtocol
 
-/// The system's plan for one accepted request (`--os ios`): when it means to launch it.
-package struct LaunchPlan: Equatable {
-    /// `earliestBeginDate` (or the submission time, if later or absent) plus the drawn delay.
-    package let plannedAt: VirtualTime
-    /// Whether `os/launchDeferred` has been sent for it.
-    package var deferralReported = false
-}
-
 /// What the `--os ios` system remembers beyond the app's process: the policy and its
 /// seeded generator, the energy budget, recent launches, the force-quit mark, the
 /// running task's budget and watchdog deadlines, and the app's life so far.
