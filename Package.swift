@@ -38,7 +38,10 @@ let package = Package(
     ],
     targets: [
         .target(name: "HostProtocol"),
-        .target(name: "BackgroundServicePlugin", dependencies: ["HostProtocol"]),
+        // The emulated iOS (scheduler, clock, the manual and iOS policies) the plugin runs on;
+        // it sees the app through `EmulatedApp` only.
+        .target(name: "EmulatedIOS", dependencies: ["HostProtocol"]),
+        .target(name: "BackgroundServicePlugin", dependencies: ["EmulatedIOS", "HostProtocol"]),
         // The embedding library: transport, process, connections, client, errors.
         .target(name: "PluginHost", dependencies: ["HostProtocol"]),
         // The emulated Rust side (the service manager over the blocking bridge).
@@ -71,9 +74,14 @@ let package = Package(
         // so that several test targets can share it).
         .target(name: "HostTestSupport", dependencies: ["HostProtocol"], path: "Tests/HostTestSupport"),
         .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol", "HostTestSupport"]),
+        // The emulated OS alone, without the plugin's port.
+        .testTarget(name: "EmulatedIOSTests", dependencies: ["EmulatedIOS", "HostProtocol"]),
         .testTarget(
             name: "BackgroundServicePluginTests",
-            dependencies: ["BackgroundServicePlugin", "HostProtocol", "HostTestSupport", "background-service-plugin"]
+            dependencies: [
+                "BackgroundServicePlugin", "EmulatedIOS", "HostProtocol", "HostTestSupport",
+                "background-service-plugin",
+            ]
         ),
         .testTarget(
             name: "PluginHostTests",

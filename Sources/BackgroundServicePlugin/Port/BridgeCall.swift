@@ -1,3 +1,4 @@
+import EmulatedIOS
 import HostProtocol
 
 /// One invoke on its way through Tauri's bridge into the app: the job that calls a seed
@@ -61,7 +62,7 @@ final class BridgeCall: StepJob {
         case .running(let run): return run
         case .refused: return nil
         case .waiting:
-            guard os.app.isRunning, let plugin = os.app.plugin else {
+            guard os.app.isRunning, let plugin = os.app.plugin as? BackgroundServicePlugin else {
                 state = .refused
                 invoke.reject(RPCError.appNotRunning)
                 return nil

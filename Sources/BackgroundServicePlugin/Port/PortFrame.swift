@@ -1,3 +1,4 @@
+import EmulatedIOS
 import HostProtocol
 
 /// The frame of one run of a seed method: the method's parameters and local variables,

@@ -3,6 +3,7 @@ import HostTestSupport
 import Testing
 
 @testable import BackgroundServicePlugin
+@testable import EmulatedIOS
 
 /// The completion ledger (exactly-once) and the Invoke abstraction (answered once).
 @Suite("unit: completion ledger and Invoke")

@@ -3,6 +3,7 @@ import HostTestSupport
 import Testing
 
 @testable import BackgroundServicePlugin
+@testable import EmulatedIOS
 
 /// The emulated `BGTaskScheduler`, in-process: errors, limits, replacement, registration.
 @Suite("unit: BGTaskScheduler")
