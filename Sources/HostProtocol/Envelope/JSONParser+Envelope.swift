@@ -5,6 +5,9 @@
 #endif
 
 extension JSONParser {
+    /// The contract's method and event names (a `method` member is one of them, nearly always).
+    static let methodNames = StringTable(MethodRegistry.methods.map(\.name) + MethodRegistry.events)
+
     /// Parses a frame that holds one JSON object, keeping only the members a message
     /// is classified by (``Message/Fields``) without building the object: other
     /// members are parsed, so checked, and dropped.
