@@ -54,4 +54,13 @@ struct LibraryProductsTests {
         let folders = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         #expect(folders == ["Client", "Connection", "Errors", "Process", "Support", "Transport"])
     }
+
+    /// A ratchet on the embedding library's surface: 221 public declarations after the
+    /// split of issue 24 (487 before). A change that adds public API raises this figure
+    /// on purpose, in the same commit, with `docs/architecture.md`'s count.
+    @Test func theEmbeddingLibrarysSurfaceDoesNotCreep() throws {
+        let count = try Self.publicDeclarations(in: "PluginHost")
+        #expect(count <= 221, "PluginHost declares \(count) public things; the ceiling is 221")
+        #expect(count >= 150, "the scan found only \(count): the regex no longer matches the code")
+    }
 }
