@@ -7,8 +7,7 @@ import Testing
 /// OpenRPC document compiled into it, the same as `docs/openrpc.json`.
 @Suite("rpc.discover")
 struct DiscoveryTests {
-    static let docPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/openrpc.json").path
+    static let docPath = PackageRoot.path("docs/openrpc.json")
 
     /// The binary copied alone into an empty directory still serves the whole document:
     /// it is compiled in, not a resource file beside the binary.

@@ -1,4 +1,5 @@
 import Foundation
+import HostTestSupport
 import Testing
 
 /// The docs as a whole: pages that quote the same figure quote the same value, every
@@ -6,12 +7,9 @@ import Testing
 /// Run logs (`docs/runs/`) keep the figures of their day and are not compared.
 @Suite("The docs agree with each other")
 struct DocsConsistencyTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = PackageRoot.url
 
-    static func read(_ relative: String) throws -> String {
-        try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
-    }
+    static func read(_ relative: String) throws -> String { try PackageRoot.read(relative) }
 
     /// `README.md` and `docs/*.md` (reference pages), or `docs/runs/*.md` (logs).
     static func pages(runs: Bool = false) -> [String] {
@@ -71,10 +69,10 @@ struct DocsConsistencyTests {
     @Test func theReadingOrderReachesEveryPage() throws {
         let readme = try Self.read("README.md")
         let order = try #require(readme.range(of: "## Reading order"), "README.md has no reading order")
-        let section = readme[order.upperBound...].prefix { _ in true }
-        let end = section.range(of: "\n## ").map { section[..<$0.lowerBound] } ?? section
+        let rest = readme[order.upperBound...]
+        let section = rest.range(of: "\n## ").map { rest[..<$0.lowerBound] } ?? rest
         let expected = Self.pages().dropFirst() + ["docs/runs/README.md", "docs/openrpc.json"]
-        let missing = expected.filter { !end.contains("(\($0))") }
+        let missing = expected.filter { !section.contains("(\($0))") }
         #expect(missing.isEmpty, "the reading order does not link \(missing)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HostTestSupport
 import Testing
 
 /// Every public declaration of the package's library targets has a `///` comment (the
@@ -9,8 +10,7 @@ import Testing
 /// DocC does, and needs none of its own.
 @Suite("Public declarations are documented")
 struct PublicDocsTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = PackageRoot.url
 
     /// Every library target: each folder of `Sources/` but the executables' (whose names
     /// are lowercase: `plugin-host`, `background-service-plugin`, `bench-floor`), so that a

@@ -1,4 +1,5 @@
 import Foundation
+import HostTestSupport
 import Testing
 
 /// `docs/rules.md` leads from each rule to the code that implements it and the tests that
@@ -8,8 +9,7 @@ import Testing
 /// `Sources/BackgroundServicePlugin/`, `Sources/`, or the tests), and it names the symbol.
 @Suite("rules.md links lead to code")
 struct RulesLinksTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = PackageRoot.url
 
     /// Every Swift file under `folder`, relative to the package's root.
     static func swiftFiles(under folder: String) -> [String] {
@@ -31,7 +31,7 @@ struct RulesLinksTests {
     }
 
     @Test func everyLinkNamesAFileThatNamesTheSymbol() throws {
-        let text = try String(contentsOf: Self.root.appendingPathComponent("docs/rules.md"), encoding: .utf8)
+        let text = try PackageRoot.read("docs/rules.md")
         let regex = try NSRegularExpression(pattern: "`([A-Za-z0-9_/+.]+)` · `([^`]+)`")
         let tests = Self.swiftFiles(under: "Tests")
         var broken: [String] = []
@@ -48,7 +48,7 @@ struct RulesLinksTests {
                 broken.append("\(path) · \(symbol): no such file")
                 continue
             }
-            let source = try String(contentsOf: Self.root.appendingPathComponent(file), encoding: .utf8)
+            let source = try PackageRoot.read(file)
             if name.isEmpty || !source.contains(name) { broken.append("\(path) · \(symbol): \(file) does not name it") }
         }
         #expect(seen > 150, "found only \(seen) links in docs/rules.md")

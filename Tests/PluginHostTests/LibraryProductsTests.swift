@@ -1,4 +1,5 @@
 import Foundation
+import HostTestSupport
 import Testing
 
 /// The package's library products against its sources (issue 24): every library product
@@ -6,8 +7,7 @@ import Testing
 /// the system simulation.
 @Suite("Library products")
 struct LibraryProductsTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = PackageRoot.url
 
     /// A line that declares something `public` or `open` (as `docs/architecture.md` counts them).
     static let declaration = try! NSRegularExpression(
