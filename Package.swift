@@ -8,7 +8,8 @@ import PackageDescription
 // `PluginHost`, and the tools built on it, each its own library so that a host
 // importing `PluginHost` compiles none of them:
 //
-//   PluginHost ← PluginConformance, PluginFuzzing, PluginBench
+//   PluginHost ← RustSide ← HostSimulation (the emulated Rust side; the system simulation)
+//   PluginHost ← PluginConformance, PluginBench; HostSimulation ← PluginFuzzing
 //   PluginHost, BackgroundServicePlugin ← PluginInProcess (the engine behind the seam)
 //   PluginFuzzing, PluginBench ← PluginSoak
 //   all of them ← HostCLI ← plugin-host
@@ -25,11 +26,11 @@ let package = Package(
         .library(name: "HostProtocol", targets: ["HostProtocol"]),
         .library(name: "BackgroundServicePlugin", targets: ["BackgroundServicePlugin"]),
         .library(name: "PluginHost", targets: ["PluginHost"]),
+        .library(name: "RustSide", targets: ["RustSide"]),
+        .library(name: "HostSimulation", targets: ["HostSimulation"]),
         .library(name: "PluginInProcess", targets: ["PluginInProcess"]),
-        .library(name: "PluginConformance", targets: ["PluginConformance"]),
         .library(name: "PluginFuzzing", targets: ["PluginFuzzing"]),
         .library(name: "PluginBench", targets: ["PluginBench"]),
-        .library(name: "PluginSoak", targets: ["PluginSoak"]),
         .library(name: "HostCLI", targets: ["HostCLI"]),
         .executable(name: "background-service-plugin", targets: ["background-service-plugin"]),
         .executable(name: "plugin-host", targets: ["plugin-host"]),
@@ -37,21 +38,29 @@ let package = Package(
     ],
     targets: [
         .target(name: "HostProtocol"),
-        .target(name: "BackgroundServicePlugin", dependencies: ["HostProtocol"]),
+        // The emulated iOS (scheduler, clock, the manual and iOS policies) the plugin runs on;
+        // it sees the app through `EmulatedApp` only.
+        .target(name: "EmulatedIOS", dependencies: ["HostProtocol"]),
+        .target(name: "BackgroundServicePlugin", dependencies: ["EmulatedIOS", "HostProtocol"]),
+        // The embedding library: transport, process, connections, client, errors.
         .target(name: "PluginHost", dependencies: ["HostProtocol"]),
+        // The emulated Rust side (the service manager over the blocking bridge).
+        .target(name: "RustSide", dependencies: ["PluginHost", "HostProtocol"]),
+        // The deterministic system simulation: host and plugin on one timeline.
+        .target(name: "HostSimulation", dependencies: ["RustSide", "PluginHost", "HostProtocol"]),
         // The plugin's engine behind the transport seam, in the host's process (tests,
         // `--plugin builtin`); apart from PluginHost, so that an embedder that spawns a
         // binary does not link the engine.
         .target(name: "PluginInProcess", dependencies: ["PluginHost", "BackgroundServicePlugin", "HostProtocol"]),
         .target(name: "PluginConformance", dependencies: ["PluginHost", "HostProtocol"]),
-        .target(name: "PluginFuzzing", dependencies: ["PluginHost", "HostProtocol"]),
+        .target(name: "PluginFuzzing", dependencies: ["HostSimulation", "RustSide", "PluginHost", "HostProtocol"]),
         .target(name: "PluginBench", dependencies: ["PluginHost", "HostProtocol"]),
         .target(name: "PluginSoak", dependencies: ["PluginFuzzing", "PluginBench", "PluginHost", "HostProtocol"]),
         .target(
             name: "HostCLI",
             dependencies: [
-                "PluginConformance", "PluginFuzzing", "PluginBench", "PluginSoak", "PluginInProcess", "PluginHost",
-                "HostProtocol",
+                "PluginConformance", "PluginFuzzing", "PluginBench", "PluginSoak", "PluginInProcess", "HostSimulation",
+                "RustSide", "PluginHost", "HostProtocol",
             ]
         ),
         .executableTarget(name: "background-service-plugin", dependencies: ["BackgroundServicePlugin"]),
@@ -63,17 +72,23 @@ let package = Package(
 
         // Helpers for the test targets that run the built binaries (not a test target,
         // so that several test targets can share it).
-        .target(name: "HostTestSupport", path: "Tests/HostTestSupport"),
-        .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol"]),
+        .target(name: "HostTestSupport", dependencies: ["HostProtocol"], path: "Tests/HostTestSupport"),
+        .testTarget(name: "HostProtocolTests", dependencies: ["HostProtocol", "HostTestSupport"]),
+        // The emulated OS alone, without the plugin's port.
+        .testTarget(name: "EmulatedIOSTests", dependencies: ["EmulatedIOS", "HostProtocol"]),
         .testTarget(
             name: "BackgroundServicePluginTests",
-            dependencies: ["BackgroundServicePlugin", "HostProtocol", "HostTestSupport", "background-service-plugin"]
+            dependencies: [
+                "BackgroundServicePlugin", "EmulatedIOS", "HostProtocol", "HostTestSupport",
+                "background-service-plugin",
+            ]
         ),
         .testTarget(
             name: "PluginHostTests",
             // PluginSoak for `FaultLatency` and `SoakMemory` (the process-fault tests).
             dependencies: [
-                "PluginHost", "PluginInProcess", "HostProtocol", "PluginSoak", "HostTestSupport",
+                "PluginHost", "RustSide", "HostSimulation", "PluginInProcess", "HostProtocol", "PluginSoak",
+                "HostTestSupport",
                 "background-service-plugin", "hostile-plugin",
             ]
         ),
@@ -90,7 +105,8 @@ let package = Package(
             dependencies: ["PluginConformance", "PluginHost", "conformance-double"] + runsPluginHost),
         .testTarget(
             name: "PluginFuzzingTests",
-            dependencies: ["PluginFuzzing", "PluginHost", "PluginInProcess"] + runsPluginHost),
+            dependencies: ["PluginFuzzing", "HostSimulation", "RustSide", "PluginHost", "PluginInProcess"]
+                + runsPluginHost),
         .testTarget(name: "PluginSoakTests", dependencies: ["PluginSoak", "PluginHost"] + runsPluginHost),
         .testTarget(name: "HostCLITests", dependencies: runsPluginHost, exclude: ["DocsShim"]),
     ],

@@ -1,3 +1,4 @@
+import HostSimulation
 import PluginHost
 
 /// What kind of problem a failure from the plugin's side is, for a ``HostCLI/Verdict``:

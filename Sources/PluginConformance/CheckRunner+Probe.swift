@@ -34,7 +34,7 @@ extension CheckRunner {
         } catch {
             return .failed(.failedToStart(error.description, steps: check.script(profile).count))
         }
-        var session = StepSession(check: check, pipe: pipe, timeout: plugin.timeout, limits: plugin.limits)
+        var session = ExchangeSession(check: check, pipe: pipe, timeout: plugin.timeout, limits: plugin.limits)
         let discover = #"{"jsonrpc":"2.0","id":"\#(Self.probeID)","method":"\#(RPCDiscover.name)"}"#
         let result = session.play(.send(discover, expect: []), barrierNumber: 0)
         let status = pipe.stop()

@@ -3,39 +3,6 @@ import Foundation
 import HostProtocol
 import PluginHost
 
-/// The plugin binary under test and how to start it.
-package struct PluginUnderTest: Sendable {
-    /// Path to the executable.
-    package var executable: String
-    /// Arguments added after each check's own flags (`plugin-host conformance -- ARGS`).
-    package var extraArguments: [String] = []
-    /// Environment variables added to the host's (the mutation test sets `BSP_FAULT`).
-    package var environment: [String: String] = [:]
-    /// How long one check may take in one plugin process, every wait included (10 s by
-    /// default; the slowest check of the catalogue takes about 0.2 s): past it the check
-    /// fails, saying what it was waiting for, and the plugin is stopped.
-    package var timeout: DispatchTimeInterval = .seconds(10)
-    /// What the suite holds from the plugin in one check: ``defaultLimits``.
-    package var limits: PeerLimits = Self.defaultLimits
-
-    /// ``PeerLimits/default`` but for 2,000 frames (not 100,000) written since the
-    /// suite last wrote: the catalogue's checks write at most 62 frames each (both runs
-    /// of `determinism.virtual-clock`), and a flood is seen fifty times sooner (every
-    /// frame is validated as it comes, about 0.1 ms each in a debug build).
-    package static let defaultLimits = PeerLimits(maxUnpromptedFrames: 2_000)
-
-    package init(
-        executable: String, extraArguments: [String] = [], environment: [String: String] = [:],
-        timeout: DispatchTimeInterval = .seconds(10), limits: PeerLimits = Self.defaultLimits
-    ) {
-        self.executable = executable
-        self.extraArguments = extraArguments
-        self.environment = environment
-        self.timeout = timeout
-        self.limits = limits
-    }
-}
-
 /// Runs one check under one profile against a fresh plugin process.
 struct CheckRunner: Sendable {
     /// The method of the barrier request: not a method of the contract, so any
@@ -178,7 +145,7 @@ struct CheckRunner: Sendable {
         }
         defer { cleanup() }
         var run = Run(steps: steps.count)
-        var session = StepSession(check: check, pipe: pipe, timeout: plugin.timeout, limits: plugin.limits)
+        var session = ExchangeSession(check: check, pipe: pipe, timeout: plugin.timeout, limits: plugin.limits)
         var unbarriered: [String] = []
         for (index, step) in steps.enumerated() {
             let sent = unbarriered + step.inputs.map(\.display)
@@ -194,7 +161,7 @@ struct CheckRunner: Sendable {
                 run.skippedFor = method
                 break
             }
-            let match = StepMatch(
+            let match = ExchangeMatch(
                 expected: step.expect, frames: values, amongOthers: step.amongOthers,
                 judgesEveryNotification: step.judgesEveryNotification)
             guard match.mismatch != nil || result.note != nil || !result.violations.isEmpty else { continue }
@@ -216,7 +183,7 @@ struct CheckRunner: Sendable {
                     step: index + 1, steps: steps.count, sent: sent, expected: step.expect.map(\.description),
                     actual: Self.reported(judged.map(\.description), limit: limit)
                         + (match.judged.count > limit ? ["… (\(match.judged.count - limit) more not kept)"] : []),
-                    matched: StepMatch.alignment(step.expect, judged), amongOthers: step.amongOthers,
+                    matched: ExchangeMatch.alignment(step.expect, judged), amongOthers: step.amongOthers,
                     note: notes.isEmpty ? nil : notes.joined(separator: "\n        "), stderrTail: pipe.stderrTail)
             }
             if stopAtFirstFailure || result.note != nil { break }
@@ -231,7 +198,9 @@ struct CheckRunner: Sendable {
     }
 
     /// The extension method the check needs that the plugin answered with -32601, if any.
-    private func missingExtension(_ check: ConformanceCheck, _ session: StepSession, _ frames: [JSONValue]) -> String? {
+    private func missingExtension(_ check: ConformanceCheck, _ session: ExchangeSession, _ frames: [JSONValue])
+        -> String?
+    {
         for method in check.requires {
             let ids = session.requestIDs(method: method)
             let unknown = frames.contains { frame in

@@ -32,7 +32,7 @@ extension ConformanceSuite {
         } catch {
             return .didNotStart(error.description, stderr: "")
         }
-        var session = StepSession(check: check, pipe: pipe, timeout: plugin.timeout, limits: plugin.limits)
+        var session = ExchangeSession(check: check, pipe: pipe, timeout: plugin.timeout, limits: plugin.limits)
         session.endsAtFirstResponse = true
         let result = session.play(.send(expect: []), barrierNumber: 1)
         let answered = result.values.first { $0["id"] != nil && $0["method"] == nil }

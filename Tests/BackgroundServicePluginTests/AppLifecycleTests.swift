@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// `--os ios`, rules ios.terminate, ios.cold-start, ios.force-quit, ios.open-app,

@@ -1,3 +1,4 @@
+import HostTestSupport
 import Testing
 
 /// Contract 5, the autoLaunch policy, black-box.

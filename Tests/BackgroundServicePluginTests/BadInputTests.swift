@@ -1,3 +1,4 @@
+import HostTestSupport
 import Testing
 
 /// Issue 2's bad inputs (contract 1 and 2): each gets the contract's reply and

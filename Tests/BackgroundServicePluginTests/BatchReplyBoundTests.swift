@@ -1,23 +1,23 @@
 import Foundation
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// The bound on one batch's reply (issue 26, item 3): 4 MiB, past which the reply is one
 /// `-32600` error with id null; below it every reply is the same bytes as before.
 @Suite("Batch reply bound")
 struct BatchReplyBoundTests {
-    static func discover(_ id: Int) -> String { #"{"jsonrpc":"2.0","id":\#(id),"method":"rpc.discover"}"# }
 
     /// The replies to `count` `rpc.discover` requests sent one by one.
     static func singleReplies(_ count: Int) throws -> [String] {
-        try Plugin.lines([], (1...count).map(discover))
+        try Plugin.lines([], (1...count).map { req($0, "rpc.discover") })
     }
 
     @Test func aReplyWithinTheBoundIsTheResponsesAsBefore() throws {
         // About as many discovery documents as fit in 4 MiB, with the brackets and commas.
         let each = try Self.singleReplies(1)[0].utf8.count
         let fit = ((4 << 20) - 200) / (each + 2)
-        let batch = "[" + (1...fit).map(Self.discover).joined(separator: ",") + "]"
+        let batch = "[" + (1...fit).map { req($0, "rpc.discover") }.joined(separator: ",") + "]"
         let lines = try Plugin.lines([], [batch])
         try #require(lines.count == 1)
         #expect(lines[0].utf8.count <= 4 << 20)
@@ -29,7 +29,7 @@ struct BatchReplyBoundTests {
         var members: [String] = []
         var size = 2
         while size < (1 << 20) - 100 {
-            members.append(Self.discover(members.count + 1))
+            members.append(req(members.count + 1, "rpc.discover"))
             size += members.last!.utf8.count + 1
         }
         let script = [

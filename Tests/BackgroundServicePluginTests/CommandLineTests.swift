@@ -1,3 +1,4 @@
+import HostTestSupport
 import Testing
 
 /// Contract 7, the plugin's command line: --help, --version, usage errors (exit 64).

@@ -1,3 +1,4 @@
+import HostTestSupport
 import Testing
 
 /// Contract 3, `completeBgTask` and `stopKeepalive`: defaults and the order of outputs.

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// Contract 2: with the virtual clock the whole output is a byte-for-byte

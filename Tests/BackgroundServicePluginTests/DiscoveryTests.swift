@@ -1,13 +1,13 @@
 import Foundation
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// `rpc.discover` (an extension, the OpenRPC convention): the plugin answers with the
 /// OpenRPC document compiled into it, the same as `docs/openrpc.json`.
 @Suite("rpc.discover")
 struct DiscoveryTests {
-    static let docPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/openrpc.json").path
+    static let docPath = PackageRoot.path("docs/openrpc.json")
 
     /// The binary copied alone into an empty directory still serves the whole document:
     /// it is compiled in, not a resource file beside the binary.
@@ -16,7 +16,7 @@ struct DiscoveryTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let copy = dir.appendingPathComponent("plugin").path
-        try FileManager.default.copyItem(atPath: Plugin.path, toPath: copy)
+        try FileManager.default.copyItem(atPath: Binaries.plugin, toPath: copy)
 
         let input =
             #"{"jsonrpc":"2.0","id":1,"method":"rpc.discover"}"# + "\n"

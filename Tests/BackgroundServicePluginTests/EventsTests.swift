@@ -1,3 +1,4 @@
+import HostTestSupport
 import Testing
 
 /// Contract 6: events are sent only when the session asked for them, each at the

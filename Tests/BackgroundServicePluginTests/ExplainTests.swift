@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// `--os ios`, rule ios.explain: "why has my task not run?", as `os/explain` answers

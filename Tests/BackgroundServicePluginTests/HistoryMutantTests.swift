@@ -1,3 +1,4 @@
+import HostTestSupport
 import Testing
 
 /// The mutants from the real plugin's bug history (issue 14 item 4) do what they say: each

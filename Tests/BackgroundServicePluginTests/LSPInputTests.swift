@@ -1,3 +1,4 @@
+import HostTestSupport
 import Testing
 
 /// Issue 2's bad inputs under LSP framing (contract 1): bad headers and truncated

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// `--os ios`, rule ios.launch-decision: the system launches a pending request at its

@@ -1,3 +1,4 @@
+import HostTestSupport
 import Testing
 
 /// Contract 4: register-at-load, refresh-launch, processing-launch, one-timer, one-active.

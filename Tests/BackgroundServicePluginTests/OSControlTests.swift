@@ -1,3 +1,4 @@
+import HostTestSupport
 import Testing
 
 /// Contract 5, the `os/` controls: results, errors, and that an error changes nothing.

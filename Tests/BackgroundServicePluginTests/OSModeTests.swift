@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// `--os manual|ios` and `--os-seed`: manual is the default and unchanged; the

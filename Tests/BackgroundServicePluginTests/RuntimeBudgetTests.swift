@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// `--os ios`, rule ios.refresh-budget and ios.processing-budget: the OS expires a

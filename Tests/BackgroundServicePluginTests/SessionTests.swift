@@ -1,3 +1,4 @@
+import HostTestSupport
 import Testing
 
 /// Contract 5, session methods: plugin/state, plugin/reset, shutdown, and EOF.

@@ -1,3 +1,4 @@
+import HostTestSupport
 import Testing
 
 /// Contract 3, `startKeepalive`: config-persists and schedule-next, in both profiles.

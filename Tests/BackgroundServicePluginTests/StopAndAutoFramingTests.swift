@@ -17,7 +17,7 @@ struct StopAndAutoFramingTests {
 
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP, SIGQUIT])
     func aStopSignalEndsThePluginWithOneLine(_ signo: Int32) throws {
-        let program = try SpawnedProgram(Plugin.path, environment: Plugin.environment(adding: [:]))
+        let program = try SpawnedProgram(Binaries.plugin, environment: Plugin.environment(adding: [:]))
         #expect(program.write(Array((Self.state + "\n").utf8)))
         // The answer's first byte: the plugin is serving (a blocking read, no polling).
         var first = [UInt8](repeating: 0, count: 1)

@@ -1,3 +1,4 @@
+import HostTestSupport
 import Testing
 
 /// Contract 3, `waitForCancel` and `cancelCancelListener`.

@@ -21,8 +21,7 @@ import Testing
 ///   before its block) is not run: the test lists it too.
 @Suite("Commands shown in the docs")
 struct DocsCommandsTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = PackageRoot.url
 
     static var commands: [DocsCommand] {
         let docs =

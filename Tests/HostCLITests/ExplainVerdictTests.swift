@@ -80,7 +80,8 @@ struct ExplainVerdictTests {
         if mode.hasPrefix("flood") { #expect(HostileRuns.lastLine(r.stdout).contains("flooding")) }
         #expect(r.leftBehind.isEmpty, "plugin processes left behind: \(r.leftBehind)")
         #expect(r.stdout.split(separator: "\n").count < 10_100, "at most 10,000 events shown after a line")
-        #expect(took < .seconds(SanitizerBuild.active ? 600 : 300))
+        // A hang bound only: under ThreadSanitizer in CI every case took 701 s, queued behind the suite.
+        #expect(took < .seconds(SanitizerBuild.active ? 1800 : 300))
     }
 
     /// The plugin's error messages and event names are shown escaped (item 9).

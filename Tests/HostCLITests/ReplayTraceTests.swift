@@ -8,8 +8,7 @@ import Testing
 /// start or misbehaves is exit 2 or 3.
 @Suite("replay: traces and plugins", .timeLimit(.minutes(3)))
 struct ReplayTraceTests {
-    static let findings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/findings")
+    static let findings = PackageRoot.url("docs/findings")
 
     static let header =
         #"{"kind":"header","version":1,"level":"plugin","profile":"seed","seed":1,"finding":"","#

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
 private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
@@ -7,11 +8,11 @@ private let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
 struct AutoCase: Sendable, CustomTestStringConvertible {
     let name: String
     let input: [UInt8]
-    let expected: [Outcome]
+    let expected: [FrameOutcome]
     let detected: Framing?
     var testDescription: String { name }
 
-    init(_ name: String, _ input: [UInt8], _ expected: [Outcome], _ detected: Framing?) {
+    init(_ name: String, _ input: [UInt8], _ expected: [FrameOutcome], _ detected: Framing?) {
         self.name = name
         self.input = input
         self.expected = expected
@@ -19,7 +20,7 @@ struct AutoCase: Sendable, CustomTestStringConvertible {
     }
 
     init(_ name: String, _ input: String, _ frames: [String], _ detected: Framing?) {
-        self.init(name, bytes(input), frames.map { Outcome.frame($0) }, detected)
+        self.init(name, bytes(input), frames.map { FrameOutcome.frame($0) }, detected)
     }
 }
 
@@ -61,7 +62,7 @@ struct AutoDetectTests {
         expectChunkingInvariant(c.input, framed(.auto), expected: c.expected)
         for chunking in Chunking.all(c.input) {
             var d = FrameDecoder(mode: .auto, maxFrameBytes: 1 << 20)
-            var out: [Outcome] = []
+            var out: [FrameOutcome] = []
             for chunk in chunking.chunks {
                 d.append(chunk)
                 drain(&d, into: &out, budget: c.input.count + 16)

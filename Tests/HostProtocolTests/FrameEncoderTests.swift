@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
 @Suite("FrameEncoder")
@@ -51,7 +52,7 @@ struct FrameEncoderTests {
     func roundTrip(framing: Framing) throws {
         var stream: [UInt8] = []
         for body in FrameEncoderTests.bodies { FrameEncoder.append(body.compactBytes, framing: framing, to: &stream) }
-        let expected = FrameEncoderTests.bodies.map { Outcome.frame($0.compactBytes) }
+        let expected = FrameEncoderTests.bodies.map { FrameOutcome.frame($0.compactBytes) }
         let mode: FramingMode = framing == .ndjson ? .ndjson : .lsp
         expectChunkingInvariant(stream, framed(mode), expected: expected, compare: { $0 })
         expectChunkingInvariant(stream, framed(.auto), expected: expected, compare: { $0 })

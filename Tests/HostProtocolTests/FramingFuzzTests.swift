@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// Long random streams cut at random places: exercises the decoders' buffer
@@ -45,7 +46,7 @@ struct FramingFuzzTests {
             stream += f
             stream += Bool.random(using: &rng) ? [0x0D, 0x0A] : [0x0A]
         }
-        let expected = frames.map { Outcome.frame($0) }
+        let expected = frames.map { FrameOutcome.frame($0) }
         for round in 0..<8 {
             let chunks = FramingFuzzTests.randomChunks(stream, using: &rng)
             #expect(decode(ndjson(), chunks) == expected, "round \(round)")
@@ -61,7 +62,7 @@ struct FramingFuzzTests {
         var stream: [UInt8] = []
         for f in frames { stream += f + [0x0A] }
         let expected = frames.map {
-            $0.count > limit ? Outcome.error(.oversized(length: nil, limit: limit)) : .frame($0)
+            $0.count > limit ? FrameOutcome.error(.oversized(length: nil, limit: limit)) : .frame($0)
         }
         #expect(expected.contains { if case .error = $0 { true } else { false } })
         for _ in 0..<8 {
@@ -76,7 +77,7 @@ struct FramingFuzzTests {
         let limit = 2000
         let frames = FramingFuzzTests.bodies(count: 300, using: &rng)
         var stream: [UInt8] = []
-        var expected: [Outcome] = []
+        var expected: [FrameOutcome] = []
         for f in frames {
             if Int.random(in: 0..<6, using: &rng) == 0 { stream += Array("\r\n".utf8) }
             let eol = Bool.random(using: &rng) ? "\r\n" : "\n"

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// Chunking independence: the contract makes the plugin's output a byte-for-byte
@@ -110,7 +111,7 @@ struct FramingSplitTests {
         let outcomes = expectChunkingInvariant(input, lsp())
         // Ending within byte maxHeaderBytes + 1 it is a bad line, consumed alone;
         // past it the block is too long and is skipped up to the next blank line.
-        let expected: [Outcome] =
+        let expected: [FrameOutcome] =
             extra < 2
             ? [.error(.malformedHeader("")), .frame("{}")] : [.error(.malformedHeader("")), .error(.truncated(""))]
         #expect(outcomes.map(\.kindOnly) == expected)

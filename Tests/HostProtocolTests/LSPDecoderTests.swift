@@ -1,8 +1,9 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
-private let malformed = Outcome.error(.malformedHeader(""))
-private let truncated = Outcome.error(.truncated(""))
+private let malformed = FrameOutcome.error(.malformedHeader(""))
+private let truncated = FrameOutcome.error(.truncated(""))
 private let nextFrameText = lspFrame("{\"next\":1}")
 
 @Suite("LSP frame decoder")
@@ -159,7 +160,7 @@ struct LSPDecoderTests {
         let chunk = [UInt8](repeating: UInt8(ascii: "y"), count: 4096)
         let total = 8 << 20
         var d = LSPFrameDecoder(maxFrameBytes: limit)
-        var out: [Outcome] = []
+        var out: [FrameOutcome] = []
         d.append(bytes("Content-Length: \(total)\r\n\r\n"))
         drain(&d, into: &out, budget: 100)
         var peak = 0
@@ -177,7 +178,7 @@ struct LSPDecoderTests {
     @Test("bufferedByteCount stays bounded while a runaway header block streams in")
     func boundedRunawayHeader() {
         var d = LSPFrameDecoder(maxFrameBytes: 1 << 20)
-        var out: [Outcome] = []
+        var out: [FrameOutcome] = []
         let line = bytes("X-Pad: " + String(repeating: "p", count: 93) + "\r\n")  // 102 bytes
         var peak = 0
         for _ in 0..<10_000 {  // about 1 MB of header lines, no blank line

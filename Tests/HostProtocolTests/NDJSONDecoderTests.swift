@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
 @Suite("NDJSON frame decoder")
@@ -104,8 +105,8 @@ struct NDJSONDecoderTests {
         }
     }
 
-    private func streamHugeLine<D: ChunkDecoder>(_ d: inout D, chunk: [UInt8], limit: Int) {
-        var out: [Outcome] = []
+    private func streamHugeLine<D: VerifiableFrameDecoder>(_ d: inout D, chunk: [UInt8], limit: Int) {
+        var out: [FrameOutcome] = []
         d.feed(bytes("{\"first\":1}\n{\"pad\":\""))
         drain(&d, into: &out, budget: 100)
         var peak = d.buffered

@@ -1,5 +1,6 @@
 import Foundation
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// `docs/openrpc.json`: a well-formed OpenRPC 1.3 document that describes exactly the
@@ -7,8 +8,7 @@ import Testing
 /// that accept what the typed methods write.
 @Suite("OpenRPC document")
 struct OpenRPCDocumentTests {
-    static let docPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/openrpc.json").path
+    static let docPath = PackageRoot.path("docs/openrpc.json")
 
     let doc = OpenRPCDocument.value
     var validator: JSONSchema { JSONSchema(document: doc) }

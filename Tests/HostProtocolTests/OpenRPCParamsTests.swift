@@ -1,5 +1,6 @@
 import Foundation
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// The OpenRPC document says what the code accepts: each method's params, as the typed
@@ -91,8 +92,7 @@ struct OpenRPCParamsTests {
     /// member the `Codable` declarations read (``JSONShape``), and every name the document uses.
     static var candidates: Set<String> {
         get throws {
-            let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("Sources/HostProtocol/Methods")
+            let dir = PackageRoot.url("Sources/HostProtocol/Methods")
             var names: Set<String> = []
             for file in try FileManager.default.contentsOfDirectory(atPath: dir.path) where file.hasSuffix(".swift") {
                 let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)

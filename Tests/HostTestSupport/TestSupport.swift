@@ -13,9 +13,10 @@ package enum Binaries {
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     }
 
+    /// The plugin under test: `$BSP_PLUGIN_PATH` when set and not empty, else the built one.
     package static var plugin: String {
-        ProcessInfo.processInfo.environment["BSP_PLUGIN_PATH"]
-            ?? directory.appendingPathComponent("background-service-plugin").path
+        if let path = ProcessInfo.processInfo.environment["BSP_PLUGIN_PATH"], !path.isEmpty { return path }
+        return directory.appendingPathComponent("background-service-plugin").path
     }
 
     package static var host: String { directory.appendingPathComponent("plugin-host").path }

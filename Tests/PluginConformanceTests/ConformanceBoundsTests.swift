@@ -101,9 +101,9 @@ struct ConformanceBoundsTests {
         #expect(step.judgesEveryNotification)
         let hello: JSONValue = ["jsonrpc": "2.0", "method": "x/hello"]
         let reply: JSONValue = ["jsonrpc": "2.0", "id": 1, "result": .null]
-        let lenient = StepMatch(expected: [Pattern(json: reply.description)], frames: [hello, reply])
+        let lenient = ExchangeMatch(expected: [Pattern(json: reply.description)], frames: [hello, reply])
         #expect(lenient.mismatch == nil && lenient.ignored == 1)
-        let strict = StepMatch(
+        let strict = ExchangeMatch(
             expected: [Pattern(json: reply.description)], frames: [hello, reply], judgesEveryNotification: true)
         #expect(strict.mismatch != nil && strict.ignored == 0)
     }

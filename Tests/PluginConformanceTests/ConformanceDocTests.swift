@@ -1,5 +1,6 @@
 import Foundation
 import HostProtocol
+import HostTestSupport
 import PluginHost
 import Testing
 
@@ -8,9 +9,7 @@ import Testing
 /// `docs/conformance.md` is generated from the catalogue and must not drift.
 @Suite("conformance docs")
 struct ConformanceDocTests {
-    static let docPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-        .appendingPathComponent("docs/conformance.md").path
+    static let docPath = PackageRoot.path("docs/conformance.md")
 
     @Test func committedCatalogueMatchesTheCode() throws {
         let committed = try String(contentsOfFile: Self.docPath, encoding: .utf8)

@@ -72,13 +72,13 @@ struct ConformanceUnitTests {
                     + #""params":{"identifier":"com.example.app.bg-refresh","at":0}}"#
             ),
         ]
-        let match = StepMatch(expected: expected, frames: frames)
+        let match = ExchangeMatch(expected: expected, frames: frames)
         #expect(match.mismatch == nil && match.ignored == 1)
-        let extra = StepMatch(expected: expected, frames: frames + [frames[2]])
+        let extra = ExchangeMatch(expected: expected, frames: frames + [frames[2]])
         #expect(extra.mismatch == "one unexpected reply after the 2 expected")
-        let swapped = StepMatch(expected: expected, frames: [frames[2], frames[1]])
+        let swapped = ExchangeMatch(expected: expected, frames: [frames[2], frames[1]])
         #expect(swapped.mismatch?.hasPrefix("reply 1 of 2 differs: ") == true)
-        #expect(StepMatch.alignment(expected, swapped.judged).count == 1)
+        #expect(ExchangeMatch.alignment(expected, swapped.judged).count == 1)
     }
 
     @Test func everyFrameIsValidatedAgainstTheDocument() {

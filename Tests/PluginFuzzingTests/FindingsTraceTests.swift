@@ -11,8 +11,7 @@ import Testing
 /// beyond the simulation's own hang timeout (10 s per request) and the time limit below.
 @Suite("Committed findings traces")
 struct FindingsTraceTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("docs/findings")
+    static let directory = PackageRoot.url("docs/findings")
 
     /// The traces' file names, sorted (every `.jsonl` in the directory).
     static let traces: [String] = {

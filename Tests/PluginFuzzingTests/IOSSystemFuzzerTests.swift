@@ -1,5 +1,6 @@
 import Foundation
 import HostProtocol
+import HostSimulation
 import HostTestSupport
 import PluginHost
 import Testing

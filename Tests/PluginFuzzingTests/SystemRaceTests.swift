@@ -1,7 +1,9 @@
 import Foundation
 import HostProtocol
+import HostSimulation
 import HostTestSupport
 import PluginHost
+import RustSide
 import Testing
 
 @testable import PluginFuzzing

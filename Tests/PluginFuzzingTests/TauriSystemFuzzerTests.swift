@@ -1,5 +1,6 @@
 import Foundation
 import HostProtocol
+import HostSimulation
 import HostTestSupport
 import PluginHost
 import PluginInProcess
@@ -82,8 +83,9 @@ struct TauriSystemFuzzerTests {
     /// waits for its `waitForCancel`, so the control's answer comes when the wait is answered.
     @Test func aHeldCallGoesOutWithTheInvokeItMeets() async throws {
         try await onThread {
-            let connection = try PluginConnection(
-                launcher: .inProcess(arguments: ["--dispatch", "tauri"], stderrPrefix: ""))
+            let connection = SimulationConnection(
+                wrapping: try PluginConnection(
+                    launcher: .inProcess(arguments: ["--dispatch", "tauri"], stderrPrefix: "")))
             defer { connection.close() }
             _ = try connection.callBlocking(method: StartKeepalive.name, params: .object([:]))
             let held = Box<Result<JSONValue, HostError>?>(nil)

@@ -2,7 +2,9 @@ import HostProtocol
 import HostTestSupport
 import Testing
 
+@testable import HostSimulation
 @testable import PluginHost
+@testable import RustSide
 
 /// Blocking bridge calls and tokio's blocking pool (issue 13, item 1): a dropped
 /// `waitForCancel` leaks its thread, and a full pool queues the next listener.

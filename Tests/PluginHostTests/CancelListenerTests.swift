@@ -2,7 +2,9 @@ import HostProtocol
 import HostTestSupport
 import Testing
 
+@testable import HostSimulation
 @testable import PluginHost
+@testable import RustSide
 
 /// The three outcomes of the cancel listener, and the strict host's fixes.
 @Suite("Cancel listener")
@@ -75,7 +77,7 @@ struct CancelListenerTests {
     /// Plays: start (a run that ends at once, its listener and completion racing as
     /// `first` says), 50 s, start again, 50 s.
     func staleListenerScenario(
-        behaviour: HostBehaviour, profile: Profile, first: Race.Side
+        behaviour: Profile, profile: Profile, first: Race.Side
     ) throws -> SystemSimulation {
         let sim = try makeSimulation(
             behaviour: behaviour, profile: profile, races: RacePlan(choices: [.listenerVsCompletion: [first]]),

@@ -3,6 +3,7 @@
 // BEGIN EXAMPLE
 import HostProtocol
 import PluginHost
+import RustSide
 
 /// The app's own background work: uploads a few photos once iOS has launched
 /// the background task, stopping when asked.

@@ -9,8 +9,7 @@ import Testing
 /// the doc, and works against the real plugin.
 @Suite("Embedding example")
 struct EmbeddingExampleTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = PackageRoot.url
 
     static func between(_ text: String, _ begin: String, _ end: String) -> String? {
         guard let a = text.range(of: begin), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else {

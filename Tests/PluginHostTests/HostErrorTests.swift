@@ -1,7 +1,9 @@
 import HostProtocol
 import Testing
 
+@testable import HostSimulation
 @testable import PluginHost
+@testable import RustSide
 
 /// The host's error types are structs with a code: each JSON-RPC error maps to a
 /// pinned host code, and what it carried stays readable.

@@ -2,6 +2,7 @@ import HostTestSupport
 import Testing
 
 @testable import PluginHost
+@testable import RustSide
 
 /// The library's own diagnostics name the library, not the `plugin-host` program: an
 /// embedder's stderr must not claim lines came from a tool it does not run.

@@ -2,11 +2,13 @@ import HostProtocol
 import HostTestSupport
 import Testing
 
+@testable import HostSimulation
 @testable import PluginHost
+@testable import RustSide
 
 /// A simulation under `--os ios`, no randomness in launches.
 func makeIOSSimulation(
-    behaviour: HostBehaviour = .seed, osSeed: UInt64 = 0, restartAtLaunch: StartKeepaliveConfig? = nil,
+    behaviour: Profile = .seed, osSeed: UInt64 = 0, restartAtLaunch: StartKeepaliveConfig? = nil,
     factory: @escaping @Sendable () -> any BackgroundService
 ) throws -> SystemSimulation {
     let profile: Profile = behaviour == .strict ? .strict : .seed

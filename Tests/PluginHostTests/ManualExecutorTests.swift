@@ -1,3 +1,4 @@
+import HostSimulation
 import HostTestSupport
 import PluginHost
 import Testing

@@ -3,7 +3,9 @@ import HostProtocol
 import HostTestSupport
 import Testing
 
+@testable import HostSimulation
 @testable import PluginHost
+@testable import RustSide
 
 /// The bounds that must hold where the plugin is out of reach or clever: a child in a
 /// session of its own holding the plugin's stdout, a plugin that stops reading its

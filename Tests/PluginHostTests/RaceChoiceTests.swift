@@ -2,7 +2,9 @@ import HostProtocol
 import HostTestSupport
 import Testing
 
+@testable import HostSimulation
 @testable import PluginHost
+@testable import RustSide
 
 /// Each race of the Rust side is a recorded choice: both orders are reachable, and
 /// a plan frozen from the records replays the same timeline.

@@ -3,6 +3,7 @@ import HostTestSupport
 import Testing
 
 @testable import PluginHost
+@testable import RustSide
 
 /// A race decided in a later app process (`--os ios`) is recorded under that process.
 @Suite("Race records name their process")

@@ -1,3 +1,4 @@
+import HostTestSupport
 import Testing
 
 @testable import PluginHost
@@ -12,23 +13,10 @@ import Testing
 /// (a loaded machine): a connection that has seen the output end still names the status.
 @Suite("Reaper")
 struct ReaperTests {
-    /// Spawns `/bin/sh -c script` directly (not through `PluginProcess`, whose reaper
-    /// thread would reap it) and waits, without reaping, until it has ended.
-    static func endedChild(_ script: String) throws -> pid_t {
-        var pid: pid_t = 0
-        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(script), nil]
-        defer { for arg in argv { free(arg) } }
-        try #require(posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0)
-        var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 {
-            try #require(errno == EINTR)
-        }
-        return pid
-    }
-
     @Test(arguments: [("exit 7", PluginHost.ExitStatus.exited(7)), ("kill -KILL $$", .signaled(SIGKILL))])
     func peeksAtAnEndedChildWithoutReapingIt(script: String, expected: PluginHost.ExitStatus) throws {
-        let pid = try Self.endedChild(script)
+        // Not through `PluginProcess`, whose reaper thread would reap it.
+        let pid = try SpawnedProgram.endedUnreaped(shell: script)
         #expect(Reaper.peekStatus(of: pid) == expected)
         #expect(Reaper.peekStatus(of: pid) == expected, "the first peek must leave it reapable")
         var status: Int32 = 0

@@ -3,7 +3,9 @@ import HostProtocol
 import HostTestSupport
 import Testing
 
+@testable import HostSimulation
 @testable import PluginHost
+@testable import RustSide
 
 /// The real Rust side's order of steps (issue 13, items 3 to 6), each against the
 /// real plugin on the virtual clock.

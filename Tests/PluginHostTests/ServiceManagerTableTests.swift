@@ -3,14 +3,15 @@ import HostTestSupport
 import Testing
 
 @testable import PluginHost
+@testable import RustSide
 
 /// The service manager's bookkeeping does not outlive the runs it is about.
 @Suite("ServiceManager tables")
 struct ServiceManagerTableTests {
     /// A run a `Stop` cancelled is remembered (its completion races that `Stop`) only
     /// until the run has finished, under either behaviour.
-    @Test(arguments: [HostBehaviour.seed, .strict])
-    func stoppedRunsAreForgottenWhenTheyFinish(behaviour: HostBehaviour) async throws {
+    @Test(arguments: [Profile.seed, .strict])
+    func stoppedRunsAreForgottenWhenTheyFinish(behaviour: Profile) async throws {
         try await onThread {
             let sim = try makeSimulation(behaviour: behaviour) { SyncService(runSeconds: 3600) }
             defer { sim.closeAndCheckReaped() }

@@ -3,6 +3,7 @@ import HostTestSupport
 import Testing
 
 @testable import PluginHost
+@testable import RustSide
 
 /// The service manager's behaviours (reference part A), each against the real
 /// plugin on the virtual clock.

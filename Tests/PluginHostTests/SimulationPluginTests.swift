@@ -3,7 +3,9 @@ import HostTestSupport
 import PluginInProcess
 import Testing
 
+@testable import HostSimulation
 @testable import PluginHost
+@testable import RustSide
 
 /// One plugin serving simulation after simulation: each run is the run a fresh
 /// plugin gives, whatever the one before it left behind.

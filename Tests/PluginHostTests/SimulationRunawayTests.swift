@@ -4,7 +4,9 @@ import PluginInProcess
 import Synchronization
 import Testing
 
+@testable import HostSimulation
 @testable import PluginHost
+@testable import RustSide
 
 /// The simulation's guard against a plugin whose state and behaviour disagree: it says
 /// something is due now and never acts on it. `advance` gives up after

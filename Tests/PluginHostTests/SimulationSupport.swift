@@ -3,11 +3,13 @@ import HostTestSupport
 import Synchronization
 import Testing
 
+@testable import HostSimulation
 @testable import PluginHost
+@testable import RustSide
 
 /// A simulation against the built plugin, on the virtual clock.
 func makeSimulation(
-    behaviour: HostBehaviour = .seed, profile: Profile = .seed, faults: String? = nil, races: RacePlan = RacePlan(),
+    behaviour: Profile = .seed, profile: Profile = .seed, faults: String? = nil, races: RacePlan = RacePlan(),
     blockingThreads: Int = BlockingPool.tokioDefault, factory: @escaping @Sendable () -> any BackgroundService
 ) throws -> SystemSimulation {
     var env: [String: String] = [:]

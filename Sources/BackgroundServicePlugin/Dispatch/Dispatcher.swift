@@ -31,11 +31,10 @@ final class Dispatcher {
         runningJob.map { ($0.name, $0.runningStep ?? "") }
     }
     private var runningJob: StepJob?
+    /// What it is doing: idle, draining, reading or draining a batch (``DispatchPhase``).
+    private var phase = DispatchPhase.idle
     /// True while a batch's jobs are in progress under `tauri`.
-    private(set) var interleaving = false
-    private var draining = false
-    /// The main job just picked by a decision: its first step needs no second decision.
-    private var mainGranted = false
+    var interleaving: Bool { phase.interleaving }
 
     init(mode: DispatchMode, seed: UInt64) {
         self.mode = mode
@@ -47,22 +46,26 @@ final class Dispatcher {
     /// `DispatchQueue(label: "ipc").async`: Tauri calling an `@objc` method.
     func asyncIPC(_ job: StepJob) {
         guard !job.isFinished else { return }
-        guard interleaving || draining || !ipc.isEmpty || !main.isEmpty else {
+        switch phase.jobArrived(queuesEmpty: ipc.isEmpty && main.isEmpty) {
+        case .runAlone:
             // Nothing queued and nothing to interleave with: run it now, as `drain()` would,
             // without queueing it (the path of every invoke under `serial`), then what it queued.
-            draining = true
+            phase = .draining
             within(.ipc) { runToEnd(job) }
-            draining = false
-            return drain()
+            phase = .idle
+            drain()
+        case .queue:
+            ipc.append(job)
+        case .queueAndDrain:
+            ipc.append(job)
+            drain()
         }
-        ipc.append(job)
-        if !interleaving { drain() }
     }
 
     /// `DispatchQueue.main.async`: a job for the main queue.
     func asyncMain(_ job: @escaping () -> Void) {
         main.append(job)
-        if !interleaving { drain() }
+        if phase.jobArrived(queuesEmpty: false) == .queueAndDrain { drain() }
     }
 
     /// Runs a program on the queue that calls it (a handler the OS calls on main). On main,
@@ -79,17 +82,16 @@ final class Dispatcher {
     /// then runs them all; under `serial` each job has already run when it was queued.
     func batch(_ body: () -> Void) {
         guard mode == .tauri, !interleaving else { return body() }
-        interleaving = true
+        phase.beginBatch()
         body()
         drain()
-        interleaving = false
+        phase.endBatch()
     }
 
     /// Runs every queued job to its end (the barrier before a session method).
     func drain() {
-        guard !draining else { return }
-        draining = true
-        defer { draining = false }
+        guard let before = phase.beginDrain() else { return }
+        defer { phase = before }
         while true {
             let queue: DispatchQueueName
             switch (ipc.isEmpty, main.isEmpty) {
@@ -102,9 +104,9 @@ final class Dispatcher {
                 runIPC(toEnd: !interleaving)
             } else {
                 let job = main.removeFirst()
-                mainGranted = true
+                phase.grantMain(true)
                 within(.main, job)
-                mainGranted = false
+                phase.grantMain(false)
             }
         }
     }
@@ -125,10 +127,7 @@ final class Dispatcher {
 
     /// Before a main step: `ipc` runs its steps for as long as the schedule picks it.
     private func yieldToIPC() {
-        if mainGranted {
-            mainGranted = false
-            return
-        }
+        if phase.takeMainGrant() { return }
         guard interleaving else { return }
         while !ipc.isEmpty, schedule.choose() == .ipc { runIPC(toEnd: false) }
     }

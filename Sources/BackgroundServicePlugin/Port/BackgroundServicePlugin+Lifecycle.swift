@@ -1,3 +1,4 @@
+import EmulatedIOS
 import HostProtocol
 
 /// The seed's `load` and how its methods reach the queues they run on.
@@ -99,5 +100,16 @@ extension BackgroundServicePlugin {
         { [events] state, deadline in
             events.send(SafetyTimerEvent.self, .init(state: state, deadline: deadline))
         }
+    }
+}
+
+/// What the emulated OS calls on the app: `load()` above when a process starts, and this
+/// when it ends.
+extension BackgroundServicePlugin: EmulatedApp {
+    /// Port: the app's process ended (`--os ios`): this instance's queued jobs never run on,
+    /// and the invoke it holds is answered `-32000` `terminated` (the bridge's call fails).
+    func processDidEnd() {
+        processEnded = true
+        rejectPendingCancelInvoke(.terminated)
     }
 }

@@ -1,3 +1,4 @@
+import EmulatedIOS
 import HostProtocol
 
 /// The seed's `scheduleNext`, which only reads the plugin's state.

@@ -1,3 +1,4 @@
+import EmulatedIOS
 import HostProtocol
 
 /// The seed plugin (`seeds/000_c91113588af2405f.txt`), ported to the emulated OS: the same

@@ -1,3 +1,4 @@
+import EmulatedIOS
 import HostProtocol
 
 /// One invoke on its way through Tauri's bridge into the app: the job that calls a seed
@@ -20,9 +21,14 @@ final class BridgeCall: StepJob {
     /// `plugin/reset` replaces it, and a reset is a barrier: no call is queued across one.)
     private let os: EmulatedOS
     private let method: (BackgroundServicePlugin) -> StepProgram<PortFrame>
-    /// The method's run in the process found at the first step.
-    private var run: PortRun?
-    private var refused = false
+    /// Before its first step; its method running in the process found then; or refused,
+    /// with no process to run in.
+    private enum State {
+        case waiting
+        case running(PortRun)
+        case refused
+    }
+    private var state = State.waiting
 
     /// A call of `method` for `invoke`, into the plugin of `os`'s app process when the job
     /// starts.
@@ -33,8 +39,18 @@ final class BridgeCall: StepJob {
     }
 
     var name: String { invoke.method }
-    var runningStep: String? { run?.runningStep }
-    var isFinished: Bool { refused || run?.isFinished == true }
+    var runningStep: String? {
+        if case .running(let run) = state { return run.runningStep }
+        return nil
+    }
+
+    var isFinished: Bool {
+        switch state {
+        case .waiting: false
+        case .running(let run): run.isFinished
+        case .refused: true
+        }
+    }
 
     func step() { started()?.step() }
 
@@ -42,15 +58,18 @@ final class BridgeCall: StepJob {
 
     /// The run, made at the first step in the app's process of that moment.
     private func started() -> PortRun? {
-        if let run { return run }
-        guard !refused else { return nil }
-        guard os.app.isRunning, let plugin = os.app.plugin else {
-            refused = true
-            invoke.reject(RPCError.appNotRunning)
-            return nil
+        switch state {
+        case .running(let run): return run
+        case .refused: return nil
+        case .waiting:
+            guard os.app.isRunning, let plugin = os.app.plugin as? BackgroundServicePlugin else {
+                state = .refused
+                invoke.reject(RPCError.appNotRunning)
+                return nil
+            }
+            let run = PortRun(method(plugin), PortFrame(plugin, invoke: invoke))
+            state = .running(run)
+            return run
         }
-        let run = PortRun(method(plugin), PortFrame(plugin, invoke: invoke))
-        self.run = run
-        return run
     }
 }

@@ -1,3 +1,4 @@
+import EmulatedIOS
 import HostProtocol
 
 /// The frame of one run of a seed method: the method's parameters and local variables,
@@ -47,50 +48,5 @@ final class PortFrame {
     /// The plugin's state and collaborators, read only.
     subscript<T>(dynamicMember keyPath: KeyPath<BackgroundServicePlugin, T>) -> T {
         @inline(__always) get { plugin[keyPath: keyPath] }
-    }
-}
-
-/// One run of a seed method as the queues see it: stepped (a ``StepRun``, made at the first
-/// step) or run at once (``StepProgram/direct``). A concrete type: called through ``StepJob``,
-/// a generic `StepRun` would run unspecialized, looking up its metadata at every step.
-final class PortRun: StepTrace, StepJob {
-    private let program: StepProgram<PortFrame>
-    private let frame: PortFrame
-    private var stepped: StepRun<PortFrame>?
-    /// While it runs at once.
-    private var running = false
-    private var ran = false
-
-    init(_ program: StepProgram<PortFrame>, _ frame: PortFrame) {
-        self.program = program
-        self.frame = frame
-    }
-
-    var name: String { program.name }
-    var runningStep: String? { running ? label : stepped?.runningStep }
-    var isFinished: Bool { ran || stepped?.isFinished == true || program.steps.isEmpty }
-
-    func step() {
-        if abandonedWithItsProcess() { return }
-        if stepped == nil { stepped = StepRun(program, frame: frame) }
-        stepped?.step()
-    }
-
-    func runToEnd() {
-        if abandonedWithItsProcess() { return }
-        if let stepped { return stepped.runToEnd() }
-        running = true
-        _ = program.direct(frame, self)
-        (running, ran) = (false, true)
-    }
-
-    /// The app's process ended with this job in progress or queued (`--os ios`, a batch under
-    /// `--dispatch tauri`): its remaining statements never run, and its own invoke, if still
-    /// unanswered, is answered `terminated` as every invoke the process held.
-    private func abandonedWithItsProcess() -> Bool {
-        guard frame.plugin.processEnded else { return false }
-        ran = true
-        if let invoke = frame.invoke, !invoke.isAnswered { invoke.reject(.terminated) }
-        return true
     }
 }

@@ -84,30 +84,6 @@ final class PluginRuntime: Sendable {
     }
 }
 
-/// Writes to stdout with `write(2)`; a closed stdout ends the process cleanly.
-enum Stdout {
-    static func writeAll(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { writeAll($0) }
-    }
-
-    static func writeAll(_ raw: UnsafeRawBufferPointer) {
-        var offset = 0
-        while offset < raw.count {
-            let n = write(1, raw.baseAddress! + offset, raw.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE {
-                    Stderr.log("stdout was closed by the reader (EPIPE); exiting")
-                    exit(0)
-                }
-                Stderr.log("writing stdout failed: \(String(cString: strerror(errno))); exiting")
-                exit(1)
-            }
-            offset += n
-        }
-    }
-}
-
 /// Starts a detached POSIX thread running `body` (Foundation's `Thread` would
 /// initialize Foundation, which the plugin's normal path does without).
 func startThread(_ body: @escaping () -> Void) {
@@ -129,34 +105,4 @@ func startThread(_ body: @escaping () -> Void) {
         exit(1)
     }
     pthread_detach(thread)
-}
-
-/// Diagnostics on stderr, one line each, prefixed with the program's name.
-package enum Stderr {
-    static func log(_ line: String) {
-        writeText("background-service-plugin: \(oneLine(line))\n")
-    }
-
-    /// Log lines quote input (method names, ids): its control characters and
-    /// bidirectional overrides are escaped (`TerminalText.oneLine`), so that a method
-    /// named `"x\nforged line"` cannot split a diagnostic in two or write raw NUL and
-    /// escape bytes to the host's log. Input is capped too: a 1 MiB method name makes a
-    /// 1 MiB log line otherwise.
-    package static func oneLine(_ line: String) -> String { TerminalText.oneLine(line) }
-
-    /// Writes text to stderr as it is.
-    static func writeText(_ text: String) {
-        var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(2, raw.baseAddress! + offset, raw.count - offset)
-                if n <= 0 {
-                    if n < 0, errno == EINTR { continue }
-                    return
-                }
-                offset += n
-            }
-        }
-    }
 }

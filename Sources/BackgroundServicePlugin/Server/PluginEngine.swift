@@ -1,3 +1,4 @@
+import EmulatedIOS
 import HostProtocol
 
 /// The whole plugin as a pure state machine: bytes in, bytes out.

@@ -1,3 +1,4 @@
+import EmulatedIOS
 import HostProtocol
 
 /// The emulated device with the app on it, as freshly started: what `plugin/reset` replaces.
@@ -20,8 +21,8 @@ final class PluginWorld {
         clock = PluginClock(
             kind: options.clock, timeScale: options.timeScale, monotonicNanoseconds: monotonicNanoseconds)
         let ios = options.osMode == .ios ? IOSSystem(seed: options.osSeed) : nil
-        os = EmulatedOS(clock: clock, infoPlist: infoPlist, events: events, faults: options.faults, ios: ios)
-        os.iosEventBound = options.iosAdvanceEventBound
+        ios?.eventBound = options.iosAdvanceEventBound
+        os = EmulatedOS(clock: clock, infoPlist: infoPlist, events: events, faults: options.faults.os, ios: ios)
         // One pair of queues per session: each process of the app is built on it (a new
         // process starts with both queues empty; see `EmulatedOS.terminate`).
         let dispatcher = dispatcher ?? Dispatcher(mode: options.dispatch, seed: options.dispatchSeed)
@@ -33,12 +34,14 @@ final class PluginWorld {
         }
         // register-at-load: both handlers before the app finishes launching.
         try os.loadApp(os.app, loadsLate: false)
-        guard let plugin = os.app.plugin else { throw .init(description: "internal error: the app created no plugin") }
+        guard let plugin = os.app.plugin as? BackgroundServicePlugin else {
+            throw .init(description: "internal error: the app created no plugin")
+        }
         firstPlugin = plugin
     }
 
     /// The plugin of the app's current process (of the last one, once it has ended).
-    var plugin: BackgroundServicePlugin { os.app.plugin ?? firstPlugin }
+    var plugin: BackgroundServicePlugin { os.app.plugin as? BackgroundServicePlugin ?? firstPlugin }
 
     /// The `plugin/state` snapshot. With the app not running (`--os ios`) the app's
     /// side is empty: no task, no pending invoke, no timer, the default config, no
@@ -58,22 +61,5 @@ final class PluginWorld {
             cancelInvokePending: running && port.cancelInvokePending,
             notificationAuthorizationRequests: running ? port.notificationAuthorizationRequests : 0,
             ios: os.iosSnapshot)
-    }
-}
-
-extension EmulatedOS {
-    /// `plugin/state`'s `ios` member (nil under `--os manual`).
-    var iosSnapshot: IOSStateSnapshot? {
-        guard let ios else { return nil }
-        let energy = IOSStateSnapshot.Energy(
-            launchesAvailable: ios.energy.launchesAvailable(at: clock.now), capacity: ios.energy.capacity,
-            fullAt: ios.energy.fullAt(clock.now))
-        let running = runningTask.map {
-            IOSStateSnapshot.RunningTask(
-                identifier: $0.identifier, budgetDeadline: ios.budgetDeadline, expiredAt: ios.expiredAt,
-                watchdogDeadline: ios.watchdogDeadline)
-        }
-        return IOSStateSnapshot(
-            app: appStatus, policy: ios.policy, energy: energy, runningTask: running, nextEventAt: nextDueTime())
     }
 }

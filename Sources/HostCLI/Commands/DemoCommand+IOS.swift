@@ -1,4 +1,5 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
 
 /// `plugin-host demo --os ios`: its options and its summary.

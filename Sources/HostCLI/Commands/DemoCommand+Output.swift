@@ -1,4 +1,5 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
 
 /// What the demo prints after its run: the timeline (brief, or every message with

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import HostProtocol
+import HostSimulation
 import PluginHost
 
 /// `plugin-host demo`: the scripted day against the plugin, as a timeline, and a verdict.

@@ -49,19 +49,8 @@ enum ExplainCommand {
         2 the plugin did not start, 3 the plugin broke the transport, 64 usage errors.
         """
 
-    /// What the command line asks for.
-    struct Request {
-        var profile: Profile = .seed
-        var seed: UInt64 = 0
-        var timeout = ExplainSession.defaultAnswerTimeout
-        var pluginPath = ""
-        var json = false
-        var echo = true
-        var passthrough: [String] = []
-    }
-
     static func run(_ arguments: [String]) -> Int32 {
-        var r = Request()
+        var r = ExplainRequest()
         let args: Arguments
         do throws(Arguments.UsageError) {
             args = try Arguments(
@@ -114,7 +103,7 @@ enum ExplainCommand {
     }
 
     /// The plugin did not begin the session: why, and the verdict (2, or 3 when it broke the transport).
-    private static func didNotStart(_ failure: ExplainSession.Failure, _ r: Request) -> Int32 {
+    private static func didNotStart(_ failure: ExplainSession.Failure, _ r: ExplainRequest) -> Int32 {
         var verdict = HostCLI.Verdict()
         let error = failure.error ?? .launchFailed(failure.description)
         verdict.add(

@@ -1,4 +1,5 @@
 import Foundation
+import HostSimulation
 import PluginFuzzing
 import PluginHost
 

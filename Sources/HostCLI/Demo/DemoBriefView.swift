@@ -1,4 +1,5 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
 
 /// The demo's timeline for people, by default: the narration and what it is about (the

@@ -1,5 +1,7 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
+import RustSide
 import Synchronization
 
 /// The scripted day the demo plays: the main job on the built-in defaults.

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
 
 /// The demos' narration of what happened, read from the timeline since a mark (the

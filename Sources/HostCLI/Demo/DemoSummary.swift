@@ -1,4 +1,5 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
 
 /// The demo's closing summary: what the service and the tasks did, and the plugin's counters.

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
 
 /// Whether every rule held in a demo run, read from its timeline, the plugin's final

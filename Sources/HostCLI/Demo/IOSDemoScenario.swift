@@ -1,5 +1,7 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
+import RustSide
 
 /// The second scripted day, under `--os ios`: the emulated iOS acts on its own.
 ///

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
 
 /// How `plugin-host explain` prints `os/explain`'s answers: for people, per

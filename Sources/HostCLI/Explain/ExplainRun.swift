@@ -9,12 +9,12 @@ import PluginHost
 /// reported and the session goes on; a plugin that breaks the transport ends it there.
 struct ExplainRun {
     let session: ExplainSession
-    let request: ExplainCommand.Request
+    let request: ExplainRequest
     private var verdict = HostCLI.Verdict()
     private var stopped: ExplainSession.Failure?
     private var unusable = HostCLI.Sample()
 
-    init(session: ExplainSession, request: ExplainCommand.Request) {
+    init(session: ExplainSession, request: ExplainRequest) {
         self.session = session
         self.request = request
     }

@@ -124,6 +124,8 @@ public struct FrameDecoder: Sendable {
     public mutating func finish() throws(FramingError) -> ArraySlice<UInt8>? {
         switch inner {
         case .undecided(let pending):
+            // Like the fixed decoders, finishing drops what is held (a cut-off BOM).
+            inner = .undecided([])
             if !pending.isEmpty { throw FramingError.truncated("\(pending.count) bytes before any frame") }
             return nil
         case .ndjson(var d):

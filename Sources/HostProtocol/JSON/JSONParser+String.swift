@@ -3,8 +3,6 @@ extension JSONParser {
     static let envelopeKeys = StringTable(["id", "jsonrpc", "method", "params", "result", "error"])
     /// The one `jsonrpc` version.
     static let versions = StringTable(["2.0"])
-    /// The contract's method and event names.
-    static let methodNames = StringTable(MethodRegistry.methods.map(\.name) + MethodRegistry.events)
 
     /// Parses a string starting at the opening quote; when it is one of `table`'s
     /// (plain, without escapes) that string is returned and no new one is built.

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
 
 /// Realistic device days under `--os ios`: what `plugin-host bench` plays to measure how

@@ -1,5 +1,7 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
+import RustSide
 
 /// What shrinking works on: simpler variants of a case, its steps (an action with the
 /// races and runs it took), and a case rebuilt from steps or frozen to replay exactly.

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
 
 /// ``SystemAction/together(_:os:invoke:)``: an OS event at the instant of a host invoke.

@@ -1,5 +1,7 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
+import RustSide
 import Synchronization
 
 /// One system-level case: a scenario and a sequence of actions, played in a
@@ -56,7 +58,7 @@ public struct SystemCase: Sendable {
     /// action; stops early once `target` (a signature) has been seen, if given.
     /// `dispatch`: the plugin's `--dispatch` (the launcher's arguments must say the same).
     public func run(
-        plugin: PluginLauncher, behaviour: HostBehaviour, stopAt target: String? = nil,
+        plugin: PluginLauncher, behaviour: Profile, stopAt target: String? = nil,
         dispatch: DispatchMode = .serial
     ) -> Outcome {
         let runner = SystemCaseRunner(launcher: plugin, answerTimeout: SystemSimulation.Options.defaultAnswerTimeout)
@@ -67,7 +69,7 @@ public struct SystemCase: Sendable {
     /// Plays the case on the runner's plugin, reset first: the same run as against a fresh
     /// one. At the run's hard stop the plugin is stopped and the outcome says so.
     func run(
-        on runner: SystemCaseRunner, behaviour: HostBehaviour, stopAt target: String? = nil,
+        on runner: SystemCaseRunner, behaviour: Profile, stopAt target: String? = nil,
         dispatch: DispatchMode = .serial
     ) -> Outcome {
         var outcome = Outcome(violations: [], timeline: [])
@@ -91,7 +93,7 @@ public struct SystemCase: Sendable {
     }
 
     private func play(
-        on runner: SystemCaseRunner, behaviour: HostBehaviour, stopAt target: String?, dispatch: DispatchMode,
+        on runner: SystemCaseRunner, behaviour: Profile, stopAt target: String?, dispatch: DispatchMode,
         into outcome: inout Outcome
     ) {
         let runs = scenario.runs.map { ServiceBoxed($0.service) }

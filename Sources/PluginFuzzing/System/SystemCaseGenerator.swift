@@ -1,5 +1,7 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
+import RustSide
 
 /// Draws random system cases: services with random timings and outcomes, a
 /// random config and blocking pool, a seed for the races, and random app, user

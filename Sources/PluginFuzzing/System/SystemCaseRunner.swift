@@ -1,6 +1,8 @@
 import Foundation
 import HostProtocol
+import HostSimulation
 import PluginHost
+import RustSide
 
 /// A plugin for system cases, started on first use and kept for case after case
 /// (each simulation resets it); started again after a run that could not be completed.
@@ -84,7 +86,7 @@ extension SystemCase {
     /// run could not be completed, the plugin's failure (with its last stderr lines):
     /// ``PluginFailure/Kind/didNotStart`` when it ended before answering anything.
     public func replay(
-        plugin: PluginLauncher, behaviour: HostBehaviour, stopAt target: String? = nil,
+        plugin: PluginLauncher, behaviour: Profile, stopAt target: String? = nil,
         dispatch: DispatchMode = .serial, answerTimeout: Duration = SystemSimulation.Options.defaultAnswerTimeout
     ) -> (outcome: Outcome, failure: PluginFailure?) {
         let runner = SystemCaseRunner(launcher: plugin, answerTimeout: answerTimeout)

@@ -1,5 +1,7 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
+import RustSide
 
 /// System-level fuzzing: the emulated Rust side with a sample service against
 /// the plugin on one virtual clock, random actions, pools and race orders, the
@@ -12,7 +14,7 @@ public final class SystemFuzzer: Sendable {
         /// How to start each job's plugin.
         public var plugin: PluginLauncher
         /// The Rust side's behaviour (`seed` or `strict`).
-        public var behaviour: HostBehaviour
+        public var behaviour: Profile
         /// The run's seed: the same seed gives the same cases.
         public var seed: UInt64
         /// Stop after this many cases (nil: use `seconds`).
@@ -35,7 +37,7 @@ public final class SystemFuzzer: Sendable {
 
         /// A configuration.
         public init(
-            plugin: PluginLauncher, behaviour: HostBehaviour, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int,
+            plugin: PluginLauncher, behaviour: Profile, seed: UInt64, runs: Int?, seconds: Double, maxSteps: Int,
             jobs: Int, os: OSMode = .manual, dispatch: DispatchMode = .serial,
             answerTimeout: Duration = SystemSimulation.Options.defaultAnswerTimeout
         ) {

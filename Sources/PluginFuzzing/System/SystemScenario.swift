@@ -1,5 +1,7 @@
 import HostProtocol
+import HostSimulation
 import PluginHost
+import RustSide
 
 /// What the random parts of a system case are: the services each start gets, the
 /// config, the Rust side's blocking pool size, and how its races are decided.

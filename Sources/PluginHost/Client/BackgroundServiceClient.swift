@@ -1,28 +1,5 @@
 import HostProtocol
 
-/// How a `waitForCancel` ended.
-public enum CancelSignal: Sendable, Hashable, CustomStringConvertible {
-    /// Resolved: the task expired or the safety timer fired; the service must stop.
-    case resolved
-    /// Rejected: completion, stop, the listener's own cancel, supersession, reset or shutdown.
-    case rejected(reason: RejectReason?, message: String)
-
-    /// `resolved`, or `rejected (REASON): MESSAGE`.
-    public var description: String {
-        switch self {
-        case .resolved: "resolved"
-        case .rejected(let reason?, _): "rejected (\(reason.rawValue))"
-        case .rejected(nil, let message): "rejected (\(message))"
-        }
-    }
-
-    /// The signal a rejection stands for; nil for any other error.
-    init?(_ error: HostError) {
-        guard error.code == .rejected else { return nil }
-        self = .rejected(reason: error.rejectReason, message: error.rpcMessage ?? "")
-    }
-}
-
 /// The five invokes of the seed plugin, typed, plus the emulated OS.
 ///
 /// ```swift
@@ -32,8 +9,8 @@ public enum CancelSignal: Sendable, Hashable, CustomStringConvertible {
 /// let signal = try await client.waitForCancel()   // suspends until answered
 /// ```
 public struct BackgroundServiceClient: Sendable {
-    /// The underlying connection.
-    public let connection: PluginConnection
+    /// The connection the calls go through (a ``PluginConnection``, or one that wraps it).
+    public let connection: any PluginCalling
     /// The emulated operating system's controls.
     public var os: OperatingSystem { OperatingSystem(connection: connection) }
     /// The app process this client belongs to, if it can end (``ProcessLifetime``):
@@ -41,7 +18,7 @@ public struct BackgroundServiceClient: Sendable {
     public let lifetime: ProcessLifetime?
 
     /// Wraps an existing connection.
-    public init(connection: PluginConnection, lifetime: ProcessLifetime? = nil) {
+    public init(connection: any PluginCalling, lifetime: ProcessLifetime? = nil) {
         self.connection = connection
         self.lifetime = lifetime
     }

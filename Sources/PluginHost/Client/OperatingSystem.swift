@@ -10,7 +10,7 @@ import HostProtocol
 /// let state = try await os.state()
 /// ```
 public struct OperatingSystem: Sendable {
-    let connection: PluginConnection
+    let connection: any PluginCalling
 
     /// `initialize`; returns what the plugin says about itself.
     @discardableResult

@@ -14,13 +14,25 @@ final class PendingTable: Sendable {
         let complete: Completion
     }
 
+    /// Whether calls can still be registered.
+    private enum Phase {
+        /// Calls are registered, completed and given up on.
+        case open
+        /// The plugin's output ended (or the connection failed): every waiting call failed
+        /// with this error, and every later registration fails with it at once.
+        case failed(HostError)
+    }
+
     private struct State {
+        var phase = Phase.open
         var entries: [RequestID: Entry] = [:]
-        var failure: HostError?
-        /// Set by ``interrupt(_:)``: new calls fail with it until ``resume()``.
-        var interruption: HostError?
         /// Ids given up on (timed out, cancelled): a late answer is not an error.
         var abandoned: Set<RequestID> = []
+
+        var failure: HostError? {
+            if case .failed(let error) = phase { return error }
+            return nil
+        }
     }
 
     private let state = Mutex(State())
@@ -28,7 +40,7 @@ final class PendingTable: Sendable {
     /// Registers a call; returns the error at once when the table has failed.
     func register(_ id: RequestID, method: String, complete: @escaping Completion) -> HostError? {
         state.withLock { s in
-            if let failure = s.failure ?? s.interruption { return failure }
+            if let failure = s.failure { return failure }
             s.entries[id] = Entry(method: method, complete: complete)
             return nil
         }
@@ -62,27 +74,23 @@ final class PendingTable: Sendable {
     /// Fails every waiting call and every later registration with `error` (first error wins).
     func failAll(_ error: HostError) {
         let entries: [Entry] = state.withLock { s in
-            if s.failure == nil { s.failure = error }
+            if case .open = s.phase { s.phase = .failed(error) }
             defer { s.entries.removeAll() }
             return Array(s.entries.values)
         }
         for e in entries { e.complete(.failure(state.withLock { $0.failure } ?? error)) }
     }
 
-    /// Fails every waiting call with `error` (their late answers are not errors) and
-    /// every new one, until ``resume()``; unlike ``failAll(_:)`` the table lives on.
-    func interrupt(_ error: HostError) {
+    /// Gives up on every waiting call at once: each completes with `error` (their late
+    /// answers are not errors); unlike ``failAll(_:)`` the table lives on.
+    func abandonAll(_ error: HostError) {
         let entries: [Entry] = state.withLock { s in
-            s.interruption = error
             s.abandoned.formUnion(s.entries.keys)
             defer { s.entries.removeAll() }
             return Array(s.entries.values)
         }
         for e in entries { e.complete(.failure(error)) }
     }
-
-    /// Lets new calls through again after ``interrupt(_:)``.
-    func resume() { state.withLock { $0.interruption = nil } }
 
     /// Forgets the ids given up on (before ids are used again from 1).
     func forgetAbandoned() { state.withLock { $0.abandoned.removeAll() } }

@@ -2,68 +2,12 @@ import Dispatch
 import HostProtocol
 import Synchronization
 
-/// Calls and notifications: registered, written in order, timed out.
-extension PluginConnection {
-    /// Calls a method with typed params and result.
-    public func call<M: RPCMethod>(_: M.Type, _ params: M.Params, timeout: Duration? = nil) async throws(HostError)
-        -> M.Result
-    {
-        let raw = try await call(method: M.name, params: PluginConnection.encode(params), timeout: timeout)
-        return try PluginConnection.decode(M.self, raw)
-    }
-
-    /// Calls a method by name with raw params.
-    public func call(method: String, params: JSONValue?, timeout: Duration? = nil) async throws(HostError) -> JSONValue
-    {
-        let id = nextID()
-        let limit = timeout ?? options.defaultTimeout
-        let result: Result<JSONValue, HostError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<JSONValue, HostError>, Never>) in
-                start(id: id, method: method, params: params, timeout: limit) { continuation.resume(returning: $0) }
-                // Cancelled before the call was registered: onCancel found nothing to abandon.
-                if Task.isCancelled { pending.abandon(id, with: .cancelled) }
-            }
-        } onCancel: {
-            pending.abandon(id, with: .cancelled)
-        }
-        return try result.get()
-    }
-
-    /// Calls a method and blocks the calling thread until the answer (never call it
-    /// from the connection's own callbacks).
-    public func callBlocking(method: String, params: JSONValue?, timeout: Duration? = nil) throws(HostError)
-        -> JSONValue
-    {
-        let done = DispatchSemaphore(value: 0)
-        let box = Mutex<Result<JSONValue, HostError>?>(nil)
-        start(id: nextID(), method: method, params: params, timeout: timeout ?? options.defaultTimeout) { result in
-            box.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try box.withLock { $0! }.get()
-    }
-
-    /// Typed blocking call.
-    public func callBlocking<M: RPCMethod>(_: M.Type, _ params: M.Params, timeout: Duration? = nil) throws(HostError)
-        -> M.Result
-    {
-        try PluginConnection.decode(
-            M.self, try callBlocking(method: M.name, params: PluginConnection.encode(params), timeout: timeout))
-    }
-
-    /// Sends a call and returns its id at once; `completion` runs on the reader thread
-    /// (or at once on failure). The building block of every call, and of pipelining.
-    @discardableResult
-    public func start(
-        method: String, params: JSONValue?, timeout: Duration? = nil,
-        completion: @escaping @Sendable (Result<JSONValue, HostError>) -> Void
-    ) -> RequestID {
-        let id = nextID()
-        let limit = timeout ?? options.defaultTimeout
-        start(id: id, method: method, params: params, timeout: limit, completion: completion)
-        return id
-    }
+/// The core's calls: ids, registration before the write, one writer in call order,
+/// timeouts; notifications and raw bytes. (`async`, blocking and typed calls are
+/// ``PluginCalling``'s, built on ``start(id:method:params:timeout:completion:)``.)
+extension PluginConnection: PluginCalling {
+    /// The connection itself.
+    public var core: PluginConnection { self }
 
     /// Sends a notification (no answer).
     public func notify(method: String, params: JSONValue?) throws(HostError) {
@@ -77,21 +21,22 @@ extension PluginConnection {
         if let error { throw error }
     }
 
-    /// Fails every waiting call with `error` and every new one until ``resumeCalls()``
-    /// (a simulation handing the connection to the next one).
-    func interruptCalls(with error: HostError) { pending.interrupt(error) }
+    /// Gives up on a call (a timeout, a cancellation, a wrapper failing its calls): it
+    /// completes with `error` if still waiting, and a late answer is not an error.
+    package func abandon(_ id: RequestID, with error: HostError) { pending.abandon(id, with: error) }
 
-    /// Lets calls through again after ``interruptCalls(with:)``.
-    func resumeCalls() { pending.resume() }
+    /// Gives up on every call still waiting, as ``abandon(_:with:)`` does on each, at once.
+    package func abandonAll(with error: HostError) { pending.abandonAll(error) }
 
-    /// Starts request ids from 1 again. Only once every id used so far has been
-    /// answered or given up on (after a `plugin/reset` has been answered).
-    func restartIDs() {
-        writer.withLock { $0 = 0 }
-        pending.forgetAbandoned()
-    }
+    /// Forgets the ids given up on (for a wrapper that starts its ids from 1 again,
+    /// once every id used so far has been answered or given up on).
+    package func forgetAbandonedIDs() { pending.forgetAbandoned() }
 
-    func nextID() -> RequestID {
+    /// The error the connection failed with (every call fails with it), if it has.
+    package var failure: HostError? { pending.failure }
+
+    /// The id after the last one this connection gave.
+    public func nextID() -> RequestID {
         .int(
             writer.withLock { last in
                 last += 1
@@ -99,21 +44,23 @@ extension PluginConnection {
             })
     }
 
-    func start(
-        id: RequestID, method: String, params: JSONValue?, timeout: Duration?, holdFor meets: HeldCall.Meets? = nil,
-        completion originalCompletion: @escaping PendingTable.Completion
+    /// Registers the call `id`, then writes it in call order.
+    public func start(
+        id: RequestID, method: String, params: JSONValue?, timeout: Duration?,
+        completion: @escaping @Sendable (Result<JSONValue, HostError>) -> Void
     ) {
-        var completion: PendingTable.Completion = originalCompletion
-        if let tap = options.tap {
-            completion = { result in
-                originalCompletion(result)
-                tap(.settled(id))
-            }
-        }
-        if let handoff = options.completionHandoff {
-            let run = completion
-            completion = { result in handoff(id) { run(result) } }
-        }
+        start(id: id, method: method, params: params, timeout: timeout, joining: nil, completion: completion)
+    }
+
+    /// ``start(id:method:params:timeout:completion:)``, where `ahead`, asked under the
+    /// writer lock with the method, may give a request registered earlier
+    /// (``register(id:method:params:completion:)``) to go out first, the two as one batch.
+    package func start(
+        id: RequestID, method: String, params: JSONValue?, timeout: Duration?,
+        joining ahead: (@Sendable (String) -> EncodedRequest?)?,
+        completion originalCompletion: @escaping @Sendable (Result<JSONValue, HostError>) -> Void
+    ) {
+        var completion = tapped(id, originalCompletion)
         // The timeout is a timer source, started before the request is written (a plugin
         // that stops reading cannot hold the call past it: a write still blocked then stops
         // the plugin) and cancelled when the call completes. (It was an `asyncAfter`, which
@@ -135,10 +82,6 @@ extension PluginConnection {
         var body: [UInt8] = []
         MessageWriter.appendRequest(id: id, method: method, params: params, to: &body)
         let request = Request(id: id, method: method, params: params)
-        if let meets {
-            held.withLock { $0 = HeldCall(request: request, body: body, meets: meets) }
-            return
-        }
         if let slot, let timeout {
             slot.arm(after: timeout) { [pending, transport] seconds, writing in
                 pending.abandon(id, with: .timedOut(method: method, seconds: seconds))
@@ -147,13 +90,13 @@ extension PluginConnection {
         }
         slot?.writing(true)
         let error: HostError? = writer.withLock { _ in
-            // A held call goes out with the request it waits for, as one batch (`+Batching`).
-            if let call = takeHeld(joining: method) {
-                options.tap?(.sentRequest(call.request))
+            // A request registered earlier goes out first, as one batch (`+Registered`).
+            if let first = ahead?(method) {
+                options.tap?(.sentRequest(first.request))
                 options.tap?(.sentRequest(request))
                 return write(
-                    HeldCall.batch(call.body, body),
-                    advancing: method == OSAdvanceTime.name || call.request.method == OSAdvanceTime.name)
+                    EncodedRequest.batch(first.body, body),
+                    advancing: method == OSAdvanceTime.name || first.request.method == OSAdvanceTime.name)
             }
             options.tap?(.sentRequest(request))
             return write(body, advancing: method == OSAdvanceTime.name)
@@ -172,6 +115,15 @@ extension PluginConnection {
 
     /// Frames and writes a body; `advancing` when it holds an `os/advanceTime` (the plugin
     /// may then write more before the host writes again: ``PeerLimits/maxUnpromptedFramesAfterAdvance``).
+    /// `completion`, then the tap's ``ConnectionEvent/settled(_:)``.
+    func tapped(_ id: RequestID, _ completion: @escaping PendingTable.Completion) -> PendingTable.Completion {
+        guard let tap = options.tap else { return completion }
+        return { result in
+            completion(result)
+            tap(.settled(id))
+        }
+    }
+
     func write(_ body: [UInt8], advancing: Bool = false) -> HostError? {
         write(framed: FrameEncoder.frame(body, framing: transport.framing), advancing: advancing)
     }
@@ -195,11 +147,11 @@ extension PluginConnection {
         }
     }
 
-    static func encode<P: JSONEncodable>(_ params: P) -> JSONValue? {
+    package static func encode<P: JSONEncodable>(_ params: P) -> JSONValue? {
         params is EmptyParams ? nil : params.json
     }
 
-    static func decode<M: RPCMethod>(_: M.Type, _ raw: JSONValue) throws(HostError) -> M.Result {
+    package static func decode<M: RPCMethod>(_: M.Type, _ raw: JSONValue) throws(HostError) -> M.Result {
         do {
             return try M.Result(json: raw)
         } catch {

@@ -28,11 +28,6 @@ public final class PluginConnection: Sendable {
         /// Where plugin stderr lines go (default: the host's stderr), for a plugin the
         /// connection starts; a transport given ready-made keeps its own.
         public var stderrLine: (@Sendable (String) -> Void)?
-        /// When set, a call's completion is not run on the reader thread but handed
-        /// here with the call's id, to be run by whoever drives the host (a
-        /// simulation runs them between host jobs, so a reply never resumes a task
-        /// before that task has suspended).
-        public var completionHandoff: (@Sendable (RequestID, @escaping @Sendable () -> Void) -> Void)?
         /// How many events ``notifications`` keeps for a reader that has not taken
         /// them. The default, `.unbounded`, keeps them within ``limits``
         /// (``PeerLimits/maxHeldFrames`` and ``PeerLimits/maxHeldBytes``) and stops a
@@ -54,7 +49,6 @@ public final class PluginConnection: Sendable {
         public init(
             defaultTimeout: Duration? = nil, tap: (@Sendable (ConnectionEvent) -> Void)? = nil,
             stderrLine: (@Sendable (String) -> Void)? = nil,
-            completionHandoff: (@Sendable (RequestID, @escaping @Sendable () -> Void) -> Void)? = nil,
             notificationBuffer: AsyncStream<RPCNotification>.Continuation.BufferingPolicy = .unbounded,
             log: (@Sendable (String) -> Void)? = nil, limits: PeerLimits = .default
         ) {
@@ -62,7 +56,6 @@ public final class PluginConnection: Sendable {
             self.defaultTimeout = defaultTimeout
             self.tap = tap
             self.stderrLine = stderrLine
-            self.completionHandoff = completionHandoff
             self.notificationBuffer = notificationBuffer
             self.log = log
         }
@@ -72,9 +65,7 @@ public final class PluginConnection: Sendable {
     public let transport: any PluginTransport
     let pending = PendingTable()
     let writer = Mutex<Int>(0)  // guards writes; holds the last id used
-    /// A call waiting to go out in one batch with another (`PluginConnection+Batching.swift`).
-    let held = Mutex<HeldCall?>(nil)
-    let options: Options
+    package let options: Options
     private let notificationContinuation: AsyncStream<EventStream.Held>.Continuation
     /// Signalled once the reader thread has seen the end of the output.
     private let readerDone = DispatchSemaphore(value: 0)

@@ -25,24 +25,6 @@ public struct PluginLauncher: Sendable, CustomStringConvertible {
         make = start
     }
 
-    /// A plugin binary, started as a ``PluginProcess``.
-    public init(_ options: PluginProcess.Options) {
-        self.init(description: options.executable) { sink throws(HostError) in
-            try PluginProcess(options: options, stderrLine: sink)
-        }
-    }
-
-    /// A plugin binary, started as a ``PluginProcess`` with these options.
-    public init(
-        executable: String, arguments: [String] = [], environment: [String: String] = [:],
-        framing: Framing = .ndjson, maxFrameBytes: Int = 16 << 20, stderrPrefix: String = "[plugin] "
-    ) {
-        self.init(
-            PluginProcess.Options(
-                executable: executable, arguments: arguments, environment: environment, framing: framing,
-                maxFrameBytes: maxFrameBytes, stderrPrefix: stderrPrefix))
-    }
-
     /// Starts a plugin; its diagnostic lines go to `stderrLine` (by default the host's stderr).
     public func start(
         stderrLine: @escaping LineSink = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 
 /// One malformed (or borderline) input and the replies the contract prescribes.
 ///

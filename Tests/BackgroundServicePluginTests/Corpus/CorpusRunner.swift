@@ -1,5 +1,6 @@
 import Foundation
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// Runs corpus cases against one plugin process.

@@ -1,5 +1,6 @@
 import BackgroundServicePlugin
 import HostProtocol
+import HostTestSupport
 import Testing
 
 /// What the libFuzzer orderings target found in the in-process engine

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 
 /// The generated part of the malformed-input corpus: systematic families of bad
 /// input, each case with the reply the contract (and docs/protocol.md's recorded
@@ -22,7 +23,7 @@ enum GeneratedCorpus {
     static func isFiniteNumber(_ json: String) -> Bool { isNumber(json) && json != "1e400" }
 
     static func request(id: String = "7", method: String, params: String? = nil) -> String {
-        #"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)""# + (params.map { #","params":\#($0)"# } ?? "") + "}"
+        req(rawID: id, method, params)
     }
 
     // MARK: Truncation

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 
 /// The hand-written corpus, continued: LSP header defects, frames split across reads,
 /// and inputs the fuzzers found.

@@ -1,4 +1,5 @@
 import HostProtocol
+import HostTestSupport
 
 /// The hand-written part of the malformed-input corpus: size and depth limits,
 /// duplicate keys, BOMs, NUL bytes, line endings, LSP header defects, frames

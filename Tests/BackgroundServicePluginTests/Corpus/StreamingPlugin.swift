@@ -19,7 +19,7 @@ final class StreamingPlugin: @unchecked Sendable {
 
     /// Starts the plugin with `arguments`.
     init(_ arguments: [String] = [], environment: [String: String] = [:]) throws {
-        program = try SpawnedProgram(Plugin.path, arguments, environment: Plugin.environment(adding: environment))
+        program = try SpawnedProgram(Binaries.plugin, arguments, environment: Plugin.environment(adding: environment))
         let (out, err) = (program.stdout, program.stderr)
         Thread.detachNewThread { [self] in readFrames(out) }
         Thread.detachNewThread { [self] in readStderr(err) }

@@ -29,19 +29,9 @@ struct PluginRun: Sendable {
     var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
 }
 
-/// Runs the built `background-service-plugin` binary as a black box.
-///
-/// The binary is found next to the test runner (`/proc/self/exe`'s directory),
-/// or at `$BSP_PLUGIN_PATH` when that is set.
+/// The environment the built `background-service-plugin` runs with in these tests
+/// (the binary itself is ``Binaries/plugin``).
 enum Plugin {
-    static let path: String = {
-        if let override = ProcessInfo.processInfo.environment["BSP_PLUGIN_PATH"], !override.isEmpty { return override }
-        let exe =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("background-service-plugin")
-            .path
-    }()
-
     /// The environment a test plugin runs with: the tests' own, without `BSP_FAULT`,
     /// plus `extra`. Mutation check of this suite: `BSP_TEST_INJECT_FAULT=NAME swift
     /// test ...` runs every plugin deliberately broken; some tests must then fail.
@@ -58,7 +48,7 @@ enum Plugin {
     /// runs another copy of the binary.
     static func run(
         _ arguments: [String] = [], input: [UInt8], environment: [String: String] = [:], timeout: Double = 30,
-        executable: String = Plugin.path
+        executable: String = Binaries.plugin
     ) throws -> PluginRun {
         let run = ProgramRun.run(
             executable, arguments, environment: Self.environment(adding: environment), input: input,

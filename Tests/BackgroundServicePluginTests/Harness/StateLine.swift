@@ -1,3 +1,5 @@
+import HostTestSupport
+
 /// The exact `plugin/state` reply, built from the fields a test cares about;
 /// every other field has its freshly-started value.
 struct StateLine {

@@ -1,7 +1,9 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
 @testable import BackgroundServicePlugin
+@testable import EmulatedIOS
 
 /// The `--os ios` system's parts in-process: the energy budget, the plan of a request,
 /// the advance loop's order at equal times, and a process that ends.

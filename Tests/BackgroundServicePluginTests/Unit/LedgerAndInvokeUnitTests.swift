@@ -1,7 +1,9 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
 @testable import BackgroundServicePlugin
+@testable import EmulatedIOS
 
 /// The completion ledger (exactly-once) and the Invoke abstraction (answered once).
 @Suite("unit: completion ledger and Invoke")

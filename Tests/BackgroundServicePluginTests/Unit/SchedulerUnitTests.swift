@@ -1,7 +1,9 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
 @testable import BackgroundServicePlugin
+@testable import EmulatedIOS
 
 /// The emulated `BGTaskScheduler`, in-process: errors, limits, replacement, registration.
 @Suite("unit: BGTaskScheduler")

@@ -1,5 +1,6 @@
 import Foundation
 import HostProtocol
+import HostTestSupport
 import Testing
 
 @testable import BackgroundServicePlugin
@@ -134,9 +135,7 @@ struct StepProgramUnitTests {
 
     /// The port's files hold the seed's methods without a fault check (issue 15 item 2).
     @Test func thePortHasNoFaultChecks() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let port = root.appendingPathComponent("Sources/BackgroundServicePlugin/Port")
+        let port = PackageRoot.url("Sources/BackgroundServicePlugin/Port")
         let files = try FileManager.default.contentsOfDirectory(atPath: port.path).filter { $0.hasSuffix(".swift") }
         #expect(files.count >= 4)
         for file in files {

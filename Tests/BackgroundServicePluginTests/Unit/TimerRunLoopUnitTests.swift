@@ -1,7 +1,9 @@
 import HostProtocol
+import HostTestSupport
 import Testing
 
 @testable import BackgroundServicePlugin
+@testable import EmulatedIOS
 
 /// The emulated run loop's timers and `EmulatedOS.advance(to:)`'s ordering.
 @Suite("unit: timer run loop")

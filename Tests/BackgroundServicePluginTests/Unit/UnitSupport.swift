@@ -1,6 +1,8 @@
 import HostProtocol
+import HostTestSupport
 
 @testable import BackgroundServicePlugin
+@testable import EmulatedIOS
 
 /// Records what an ``EventSink`` is told, for in-process unit tests.
 final class EventRecorder {
@@ -33,7 +35,7 @@ func seconds(_ s: Double) -> VirtualTime { VirtualTime(seconds: s)! }
 func makeOS(_ recorder: EventRecorder, plist: InfoPlist? = nil, faults: FaultSet = .none) -> EmulatedOS {
     EmulatedOS(
         clock: virtualClock(), infoPlist: plist ?? .defaultPlist(bundleIdentifier: "com.example.app"),
-        events: recorder.sink, faults: faults)
+        events: recorder.sink, faults: faults.os)
 }
 
 /// A request with an earliest begin date.

@@ -1,0 +1,81 @@
+import HostProtocol
+
+/// The app's lifecycle under `--os ios`: termination (system, force-quit,
+/// watchdog), the user opening the app, and cold starts into the background.
+///
+/// A termination ends the process: the running task ends uncompleted, the invokes
+/// the app held are answered `terminated`, its timers die (no event: nothing
+/// invalidates them, they are gone), its registrations and plugin state are gone.
+/// The system keeps the pending requests; after a force-quit it launches nothing in
+/// the background until the user opens the app. A later start is a new process:
+/// `os/appLaunched` first, then the plugin's `load` runs again on fresh state.
+extension EmulatedOS {
+    /// Ends the running process (the caller checked that it runs).
+    package func terminateApp(reason: TerminationReason) {
+        guard let ios, app.isRunning else { return }
+        let process = app
+        let task = runningTask
+        runningTask = nil
+        ios.taskEnded()
+        process.end()
+        ios.lastTermination = AppStatus.Termination(reason: reason, at: clock.now)
+        if reason == .forceQuit { ios.forceQuit = true }
+        events.send(AppTerminatedEvent.self, .init(reason: reason, at: clock.now, identifier: task?.identifier))
+        failHeldInvokes(of: process)
+    }
+
+    /// `os/terminate`: `system` needs a running app; `forceQuit` of an app that is not
+    /// running marks it force-quit (it is still in the app switcher).
+    package func terminate(_ params: OSTerminate.Params) throws(RPCError) -> AppStatus {
+        if app.isRunning {
+            terminateApp(reason: params.reason)
+        } else if params.reason == .forceQuit {
+            ios?.forceQuit = true
+        } else {
+            throw RPCError.invalidState("cannot terminate the app: it is not running")
+        }
+        return appStatus
+    }
+
+    /// `os/openApp`: the user opens the app; a new process starts and the force-quit mark is cleared.
+    package func openApp() throws(RPCError) -> AppStatus {
+        guard !app.isRunning else { throw RPCError.invalidState("cannot open the app: it is already running") }
+        ios?.forceQuit = false
+        startProcess(cause: .user, identifier: nil)
+        return appStatus
+    }
+
+    /// The system starts the app into the background to run `identifier`.
+    package func coldStart(for identifier: String) {
+        startProcess(cause: .backgroundTask, identifier: identifier)
+    }
+
+    /// Starts a new process: `os/appLaunched`, then the plugin is created and loaded.
+    /// A registration that fails (the plugin loading after `didFinishLaunching`) is
+    /// Apple's `NSInternalInconsistencyException`: here a violation
+    /// (`ios.register-before-launch-end`) and the process runs without the handler.
+    private func startProcess(cause: LaunchCause, identifier: String?) {
+        guard let ios else { return }
+        let process = replaceProcess(cause: cause)
+        ios.launches += 1
+        events.send(AppLaunchedEvent.self, .init(cause: cause, at: clock.now, identifier: identifier))
+        do {
+            try loadApp(process, loadsLate: ios.policy.pluginLoadsLate)
+        } catch {
+            if process.phase == .launching { process.finishLaunching() }
+            process.registrationError = error.description
+            events.violation(
+                rule: "ios.register-before-launch-end",
+                detail: "NSInternalInconsistencyException: \(error.description) "
+                    + "(the plugin was loaded after didFinishLaunching)")
+        }
+    }
+
+    /// The app's process as `os/terminate`, `os/openApp` and `plugin/state` show it.
+    package var appStatus: AppStatus {
+        AppStatus(
+            phase: app.phase, launchCause: app.cause, launchedAt: app.launchedAt, forceQuit: ios?.forceQuit ?? false,
+            registrationError: app.registrationError, lastTermination: ios?.lastTermination,
+            launches: ios?.launches ?? 1)
+    }
+}

@@ -1,0 +1,60 @@
+import HostProtocol
+import PluginHost
+import RustSide
+
+/// The whole-system invariants D1-D6 (part D of `../shared/REFERENCE.md`, outside this
+/// repository), plus the blocking pool's (D7), as the system fuzzer checks them after
+/// every step (docs/fuzzing.md, "System level: the invariants").
+public enum Invariant: String, Sendable, CaseIterable, Comparable {
+    /// Every request answered exactly once, or known never to be; no host thread or task waits forever.
+    case d1 = "D1"
+    /// Every launched background task completed exactly once, before the system would kill the app.
+    case d2 = "D2"
+    /// A Stop caused by an old service run never stops a newer run.
+    case d3 = "D3"
+    /// While the service runs, a scheduled launch stays scheduled.
+    case d4 = "D4"
+    /// A background launch while no service runs is not left hanging until a timer.
+    case d5 = "D5"
+    /// The plugin and the host agree about the active task and the pending cancel listener.
+    case d6 = "D6"
+    /// The blocking pool never runs out: every cancel listener gets a thread (ours, beside part D).
+    case d7 = "D7"
+    /// `--os ios`: no watchdog kill caused by the host.
+    case i1 = "I1"
+    /// `--os ios`: after a termination, every host call is answered.
+    case i2 = "I2"
+    /// `--os ios`: a service running when the app ended comes back at the next launch, or says why not.
+    case i3 = "I3"
+
+    /// The invariant's statement.
+    public var statement: String {
+        switch self {
+        case .d1:
+            "every request the host sends gets exactly one answer, or the host knows it will never get one and can"
+                + " say why; no host thread or task waits forever"
+        case .d2: "every launched background task is completed exactly once, before the system would kill the app"
+        case .d3: "a Stop caused by an old service run never stops a newer run"
+        case .d4: "while the service is meant to be running, the next background launch stays scheduled"
+        case .d5: "a background launch while no service runs is not left hanging until a timer"
+        case .d6:
+            "the plugin and the host agree about whether a task is active and whether a cancel listener is pending"
+        case .d7: "the blocking pool never runs out: every cancel listener gets a thread to wait on"
+        case .i1: "no watchdog kill is caused by the host: every expired task is completed within the grace period"
+        case .i2: "after a termination, no host call waits for ever"
+        case .i3: "a service meant to run resumes after the app is launched again, or the host says why not"
+        }
+    }
+
+    /// How it is checked, when that is narrower than the statement.
+    public var check: String {
+        switch self {
+        case .d1: "no blocking thread waits on an invoke the plugin no longer holds"
+        case .d7: "no spawn_blocking closure waits for a thread"
+        default: statement
+        }
+    }
+
+    /// Ordered by name (D1 ... D7, I1 ... I3).
+    public static func < (a: Invariant, b: Invariant) -> Bool { a.rawValue < b.rawValue }
+}

@@ -1,0 +1,94 @@
+/// A point where the real Rust side's order depends on thread scheduling: two
+/// parties that can reach the plugin (or the clock) in either order.
+///
+/// Each race has two sides, named in its name (`listener-vs-completion`: the
+/// `listener` side and the `completion` side); an order is the side that goes
+/// first (`completion-first`). Outside a simulation nothing decides: the order
+/// is whatever the threads do. Under ``SystemSimulation`` every race that is
+/// actually contested (both sides ready at once) is decided by a ``RacePlan``,
+/// recorded, and can be replayed.
+///
+/// ```swift
+/// let order = Race.listenerVsCompletion.order(.second)   // "completion-first"
+/// ```
+public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// A run that ends at once: its listener's `waitForCancel` (spawned after `Start`
+    /// replied, written by a blocking-pool thread) and its completion callback's
+    /// `completeBgTask` (written by the service task) reach the plugin in either order.
+    case listenerVsCompletion = "listener-vs-completion"
+    /// `Stop` cancels the token and then calls `stopKeepalive`; the cancelled service
+    /// can finish on another worker and its `completeBgTask` can get there first.
+    case stopVsCompletion = "stop-vs-completion"
+    /// Something due on the plugin's side (its safety timer, the OS's budget) and
+    /// something due on the host's (a listener's timeout, a service's work) at the
+    /// same instant: two clocks on two sides, either fires first.
+    case pluginVsHostDeadline = "plugin-vs-host-deadline"
+    /// A run's end is two halves with a window between (run path: the callback, then the
+    /// token and state cleared; init failure: cleared, then the callback), and the app's
+    /// next command can land in that window: run path, `start` fails "already running"
+    /// and `stop` succeeds; init failure, `start` starts a new run before the old run's
+    /// `completeBgTask` is written.
+    case runEndVsApp = "run-end-vs-app"
+    /// Under the plugin's `--dispatch tauri`: a host invoke and an OS event that reach the
+    /// plugin at one instant (one JSON-RPC batch) run on its two queues, Tauri's `ipc` and
+    /// the main queue; at each interleaving decision one queue runs its next statement of the
+    /// seed's. One record per decision, in order (`SystemSimulation+Together.swift`).
+    case ipcVsMain = "ipc-vs-main"
+
+    /// One of the two parties; `.first` is the one named first.
+    public enum Side: Sendable, Hashable {
+        /// The side named first in the race's name, and the other.
+        case first, second
+
+        /// The other party.
+        public var other: Side { self == .first ? .second : .first }
+    }
+
+    /// The parties' names, in the order of the race's name.
+    public var sides: (first: String, second: String) {
+        switch self {
+        case .listenerVsCompletion: ("listener", "completion")
+        case .stopVsCompletion: ("stop", "completion")
+        case .pluginVsHostDeadline: ("plugin", "host")
+        case .runEndVsApp: ("run-end", "app")
+        case .ipcVsMain: ("ipc", "main")
+        }
+    }
+
+    /// The order in which `side` goes first, as traces write it (`completion-first`).
+    public func order(_ side: Side) -> String {
+        (side == .first ? sides.first : sides.second) + "-first"
+    }
+
+    /// The side an order names, if it is one of this race's two orders.
+    public func side(order: String) -> Side? {
+        if order == self.order(.first) { return .first }
+        if order == self.order(.second) { return .second }
+        return nil
+    }
+
+    /// How often the second side goes first on a real device, as far as it was
+    /// measured (issue 13: a run that finishes at once writes `completeBgTask` first
+    /// about three times in four on 2 vCPUs); an even chance where nothing was measured.
+    /// A fuzzer draws orders with these weights.
+    public var secondFirstChance: Double {
+        switch self {
+        case .listenerVsCompletion: 0.75
+        case .stopVsCompletion, .pluginVsHostDeadline, .runEndVsApp, .ipcVsMain: 0.5
+        }
+    }
+
+    /// Ordered by name, for stable listings.
+    public static func < (a: Race, b: Race) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// Decides the order at the race points the emulated Rust side passes.
+///
+/// A side calls ``arrive(_:_:run:)`` just before it acts (writes its request) and
+/// ``passed(_:_:run:)`` right after; `arrive` returns when that side may act.
+public protocol RaceArbiter: Sendable {
+    /// A side of `race` for run `run` is about to act; returns when it may.
+    func arrive(_ race: Race, _ side: Race.Side, run: UInt64) async
+    /// That side has acted (or, never having needed to wait, is out of the way).
+    func passed(_ race: Race, _ side: Race.Side, run: UInt64)
+}
