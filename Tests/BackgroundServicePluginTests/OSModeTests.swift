@@ -141,6 +141,10 @@ struct OSModeTests {
         ),
         (conditions(3, #"{"batteryLevel":1.5}"#), p + #"\"batteryLevel\" must be a number from 0 to 1, got 1.5"#),
         (
+            conditions(3, #"{"lowPowerMode":"on","batteryLevel":1.5}"#),
+            p + #"\"batteryLevel\" must be a number from 0 to 1, got 1.5"#
+        ),
+        (
             conditions(3, #"{"lowPowerMode":"on","externalPower":true}"#),
             p + #"\"lowPowerMode\" must be a boolean, got string"#
         ),

@@ -100,6 +100,29 @@ struct JSONValueCodingTests {
         #expect(decodeError(Checked.self, json(#"{"low":1,"high":2}"#)) == nil)
     }
 
+    @Test(
+        "UnitInterval checks its range as the member is read, so the first bad member in order is the one reported",
+        arguments: [
+            (#"{"batteryLevel":1.5,"lowPowerMode":"x"}"#, #""batteryLevel" must be a number from 0 to 1, got 1.5"#),
+            (#"{"batteryLevel":-0.5}"#, #""batteryLevel" must be a number from 0 to 1, got -0.5"#),
+            (#"{"batteryLevel":null}"#, #""batteryLevel" must be a finite number, got null"#),
+            (#"{"batteryLevel":"1"}"#, #""batteryLevel" must be a finite number, got string"#),
+            (#"{"batteryLevel":0.5,"lowPowerMode":"x"}"#, #""lowPowerMode" must be a boolean, got string"#),
+        ])
+    func unitInterval(input: String, message: String) {
+        #expect(decodeError(OSSetConditions.IOSParams.self, json(input))?.description == message)
+    }
+
+    @Test("UnitInterval: absent is nil and left out when written; in range reads and writes the number")
+    func unitIntervalValues() throws {
+        let absent = try JSONValueDecoder().decode(OSSetConditions.IOSParams.self, from: json("{}"))
+        #expect(absent.batteryLevel == nil)
+        #expect(text(JSONValueEncoder().encode(absent)) == "{}")
+        let half = try JSONValueDecoder().decode(OSSetConditions.IOSParams.self, from: json(#"{"batteryLevel":0.5}"#))
+        #expect(half.batteryLevel == 0.5)
+        #expect(text(JSONValueEncoder().encode(half)) == #"{"batteryLevel":0.5}"#)
+    }
+
     @Test("Flattened members sit in the containing object; an optional one only when its key is there")
     func flattened() throws {
         let manual = Conditions.defaults

@@ -154,11 +154,11 @@ extension OSSetConditions {
     /// The params under `--os ios`: the contract's members plus `batteryLevel` (a
     /// number from 0 to 1), `lowPowerMode` and `deviceInUse` (booleans). Under
     /// `--os manual` those are unknown members, ignored like any other.
-    public struct IOSParams: JSONCodable, Codable, Hashable, JSONValidated {
+    public struct IOSParams: JSONCodable, Codable, Hashable {
         /// The contract's four members.
         @Flattened public var base: Params
-        /// The battery's charge, 0 to 1.
-        public var batteryLevel: Double?
+        /// The battery's charge, 0 to 1 (checked as it is read).
+        @UnitInterval public var batteryLevel: Double?
         /// Low Power Mode.
         public var lowPowerMode: Bool?
         /// Whether the user is using the device.
@@ -172,14 +172,6 @@ extension OSSetConditions {
             self.batteryLevel = batteryLevel
             self.lowPowerMode = lowPowerMode
             self.deviceInUse = deviceInUse
-        }
-
-        /// The rule: `batteryLevel` from 0 to 1.
-        public func validate() throws(JSONDecodingError) {
-            if let level = batteryLevel, !(0...1).contains(level) {
-                throw JSONDecodingError(
-                    path: "batteryLevel", expected: "a number from 0 to 1", found: "\(JSONNumber(level))")
-            }
         }
     }
 }
