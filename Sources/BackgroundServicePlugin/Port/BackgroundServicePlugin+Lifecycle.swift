@@ -53,9 +53,13 @@ extension BackgroundServicePlugin {
         dispatcher.run(PortRun(self[keyPath: handler], PortFrame(self, task: task)))
     }
 
-    /// A seed method as a program, with the test-only mutations made (see `Mutants/`).
+    /// A seed method as a program, with the test-only mutations made (see `Mutants/`);
+    /// without mutations, the one the engine's ``ProgramLibrary`` already built.
     func program(_ name: String, @StepsBuilder<PortFrame> _ body: () -> [Step<PortFrame>]) -> StepProgram<PortFrame> {
-        StepProgram(name: name, steps: body()).applying(mutations, matched: &mutationMatches)
+        if mutations.isEmpty, let library {
+            return library.program(name, profile: profile) { StepProgram(name: name, steps: body()) }
+        }
+        return StepProgram(name: name, steps: body()).applying(mutations, matched: &mutationMatches)
     }
 
     /// Builds every program now, when the engine builds the port, so that the mutations are

@@ -48,12 +48,15 @@ final class BackgroundServicePlugin: StepWriting {
     /// Test-only changes to the programs (`Mutants/`), and per mutation the steps it changed.
     private(set) var mutations: [StepMutation<PortFrame>] = []
     var mutationMatches: [Int] = []
+    /// Where programs built by an earlier instance are kept (nil: this one builds its own).
+    let library: ProgramLibrary?
 
     init(
         bundleIdentifier: String, os: EmulatedOS, profile: Profile, dispatcher: Dispatcher,
-        mutations: (BackgroundServicePlugin) -> [StepMutation<PortFrame>] = { _ in [] }
+        mutations: (BackgroundServicePlugin) -> [StepMutation<PortFrame>] = { _ in [] }, library: ProgramLibrary? = nil
     ) {
         self.bundleIdentifier = bundleIdentifier
+        self.library = library
         (scheduler, runLoop, clock, events) = (os.scheduler, os.runLoop, os.clock, os.events)
         (self.profile, self.dispatcher) = (profile, dispatcher)
         self.mutations = mutations(self)

@@ -18,6 +18,8 @@ import HostProtocol
 public final class PluginEngine {
     let options: PluginOptions
     let infoPlist: InfoPlist
+    /// The port's programs, built by the first world and shared by every later one.
+    let programs = ProgramLibrary()
     private var decoder: FrameDecoder
     let output = OutputBuffer()
     private(set) var world: PluginWorld!
@@ -77,7 +79,7 @@ public final class PluginEngine {
             log: log)
         return try PluginWorld(
             options: options, infoPlist: infoPlist, events: events, monotonicNanoseconds: monotonicNanoseconds,
-            dispatcher: dispatcher)
+            dispatcher: dispatcher, programs: programs)
     }
 
     /// Replaces the world with a fresh one (`plugin/reset`), and the dispatch schedule with

@@ -15,7 +15,7 @@ final class PluginWorld {
 
     init(
         options: PluginOptions, infoPlist: InfoPlist, events: EventSink, monotonicNanoseconds: @escaping () -> UInt64,
-        dispatcher: Dispatcher? = nil
+        dispatcher: Dispatcher? = nil, programs: ProgramLibrary? = nil
     ) throws(BGTaskScheduler.RegistrationError) {
         self.events = events
         clock = PluginClock(
@@ -30,7 +30,8 @@ final class PluginWorld {
             // The port is built with the `BSP_FAULT` mutants of its methods (none normally).
             BackgroundServicePlugin(
                 bundleIdentifier: options.bundleIdentifier, os: os, profile: options.profile, dispatcher: dispatcher,
-                mutations: { [faults = options.faults] in PortMutants.mutations(for: faults, in: $0) })
+                mutations: { [faults = options.faults] in PortMutants.mutations(for: faults, in: $0) },
+                library: programs)
         }
         // register-at-load: both handlers before the app finishes launching.
         try os.loadApp(os.app, loadsLate: false)

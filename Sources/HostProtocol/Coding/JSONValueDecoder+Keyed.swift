@@ -22,13 +22,47 @@ struct JSONKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     // The standard library's defaults for these read `null` as nil; the protocol's
     // strict reading does not, so each goes through `optional(_:forKey:)`.
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optional(type, forKey: key) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try optional(type, forKey: key) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try optional(type, forKey: key) }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optional(type, forKey: key) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optional(type, forKey: key) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optional(type, forKey: key) }
+    // The member types the protocol uses most, read without looking up their kind.
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try optionalScalar(type, forKey: key) }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try optionalScalar(type, forKey: key)
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try optionalScalar(type, forKey: key)
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalScalar(type, forKey: key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optionalScalar(type, forKey: key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? {
+        try optionalScalar(type, forKey: key)
+    }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try requiredScalar(type, forKey: key) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try requiredScalar(type, forKey: key) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try requiredScalar(type, forKey: key) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try requiredScalar(type, forKey: key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try requiredScalar(type, forKey: key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try requiredScalar(type, forKey: key) }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? { try optional(type, forKey: key) }
+
+    /// A required scalar member.
+    private func requiredScalar<S: JSONScalar>(_ type: S.Type, forKey key: Key) throws -> S {
+        guard let value = members[key.stringValue] else {
+            throw JSONDecodingError(path: path(key), expected: S.jsonExpected, found: "nothing")
+        }
+        guard let s = S(jsonValue: value) else {
+            throw JSONDecodingError(path: path(key), expected: S.jsonExpected, found: value.typeName)
+        }
+        return s
+    }
+
+    /// An optional scalar member under the decoder's reading (as ``optional(_:forKey:)``).
+    private func optionalScalar<S: JSONScalar>(_ type: S.Type, forKey key: Key) throws -> S? {
+        guard let value = members[key.stringValue] else { return nil }
+        if let s = S(jsonValue: value) { return s }
+        let error = JSONDecodingError(path: path(key), expected: S.jsonExpected, found: value.typeName)
+        guard decoder.reading == .lenient else { throw error }
+        decoder.sink?.mismatches.append(error)
+        return nil
+    }
 
     /// An optional member under the decoder's reading.
     private func optional<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {

@@ -105,21 +105,22 @@ final class JSONValueDecoding: Decoder {
     func read<T: Decodable>(_ type: T.Type, from value: JSONValue, in parent: [any CodingKey], key: (any CodingKey)?)
         throws -> T
     {
-        if let scalar = type as? any JSONScalar.Type {
-            guard let t = scalar.init(jsonValue: value) else {
+        let kind = CodingKind.of(type)
+        if case .scalar(let scalar) = kind {
+            guard let t = scalar.read(value, as: T.self) else {
                 throw JSONDecodingError(
                     path: parent.jsonPath(then: key), expected: scalar.jsonExpected, found: value.typeName)
             }
-            return t as! T
+            return t
         }
         let path = key.map { parent + [$0] } ?? parent
         // A number type that is not a scalar here would come back through the single
         // value container forever.
-        if type is any Numeric.Type {
+        if case .unusedNumber = kind {
             throw JSONDecodingError(path: path.jsonPath, expected: "a number type the protocol uses", found: "\(type)")
         }
         let t = try T(from: JSONValueDecoding(value, codingPath: path, reading: reading, sink: sink))
-        if let validated = t as? any JSONValidated { try validated.validate() }
+        if case .nested(validated: true) = kind, let validated = t as? any JSONValidated { try validated.validate() }
         return t
     }
 }

@@ -1,6 +1,6 @@
 /// The keyed container of ``JSONValueEncoding``: writes an object's members.
 struct JSONKeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let object: JSONValueEncoding.ObjectStorage
+    let object: JSONValueEncoding
     let codingPath: [any CodingKey]
 
     mutating func encodeNil(forKey key: Key) { object.set(key.stringValue, .null) }
@@ -33,17 +33,15 @@ struct JSONKeyedEncoding<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func superEncoder(forKey key: Key) -> any Encoder { nestedEncoder(key) }
 
     private func nestedEncoder(_ key: Key) -> JSONValueEncoding {
-        let child = JSONValueEncoding(codingPath: codingPath + [key])
-        object.nested.append((key.stringValue, child))
-        return child
+        object.nestedEncoder(key.stringValue, codingPath: codingPath + [key])
     }
 }
 
 /// The unkeyed container of ``JSONValueEncoding``: writes an array's elements.
 struct JSONUnkeyedEncoding: UnkeyedEncodingContainer {
-    let array: JSONValueEncoding.ArrayStorage
+    let array: JSONValueEncoding
     let codingPath: [any CodingKey]
-    var count: Int { array.elements.count }
+    var count: Int { array.elementCount }
 
     mutating func encodeNil() { nextEncoder().store(.null) }
 
@@ -62,9 +60,5 @@ struct JSONUnkeyedEncoding: UnkeyedEncodingContainer {
 
     mutating func superEncoder() -> any Encoder { nextEncoder() }
 
-    private func nextEncoder() -> JSONValueEncoding {
-        let child = JSONValueEncoding(codingPath: codingPath)
-        array.elements.append(child)
-        return child
-    }
+    private func nextEncoder() -> JSONValueEncoding { array.nextElement() }
 }

@@ -78,6 +78,47 @@ public struct JSONObject: Hashable, Sendable, Sequence, ExpressibleByDictionaryL
         }
     }
 
+    /// Members as an encoder wrote them (in declaration order, unique but for a
+    /// flattened member that repeats one: the last wins), sorted in place: no second
+    /// array, and a stable insertion sort, which is fastest for the few members a
+    /// protocol type has.
+    init(written: inout [Member]) {
+        if JSONObject.strictlyIncreasing(written) {
+            members = written
+            return
+        }
+        var i = 1
+        while i < written.count {
+            let member = written[i]
+            var j = i
+            while j > 0, JSONObject.compare(written[j - 1].key, member.key) > 0 {
+                written[j] = written[j - 1]
+                j -= 1
+            }
+            written[j] = member
+            i += 1
+        }
+        // Equal keys are now adjacent, in the order written: keep the last of each.
+        var unique = true
+        for k in 1..<written.count where JSONObject.same(written[k - 1].key, written[k].key) {
+            unique = false
+            break
+        }
+        if unique {
+            members = written
+        } else {
+            members = []
+            members.reserveCapacity(written.count)
+            for member in written {
+                if let last = members.last, JSONObject.same(last.key, member.key) {
+                    members[members.count - 1] = member
+                } else {
+                    members.append(member)
+                }
+            }
+        }
+    }
+
     private static func strictlyIncreasing(_ members: [Member]) -> Bool {
         var i = 1
         while i < members.count {
