@@ -25,10 +25,10 @@ struct IOSProtocolTests {
             ExpirationCause.allCases.map(\.rawValue) == [
                 "simulated", "budget", "externalPowerLost", "networkLost", "deviceInUse",
             ])
-        #expect(TerminationReason.allCases.map(\.rawValue) == ["system", "forceQuit", "watchdog"])
+        #expect(TerminationReason.allCases.map(\.rawValue) == ["system", "forceQuit", "watchdog", "crash"])
         #expect(LaunchCause.allCases.map(\.rawValue) == ["user", "backgroundTask"])
         #expect(AppPhase.allCases.map(\.rawValue) == ["launching", "running", "notRunning"])
-        #expect(LaunchFactor.allCases.count == 16)
+        #expect(LaunchFactor.allCases.count == 17)
         #expect(RPCError.appNotRunning.rejectReason == .terminated && RPCError.appNotRunning.code == .invokeRejected)
     }
 
