@@ -65,9 +65,9 @@ extension EmulatedOS {
         ios.launches += 1
         events.send(AppLaunchedEvent.self, .init(cause: cause, at: clock.now, identifier: identifier))
         do {
-            try loadApp(process, loadsLate: ios.policy.pluginLoadsLate)
+            try loadApp(process, loadsLate: ios.lateLoadCause != nil)
         } catch {
-            registrationFailed(error, in: process, why: "the plugin was loaded after didFinishLaunching")
+            registrationFailed(error, in: process, why: ios.lateLoadWhy)
         }
     }
 

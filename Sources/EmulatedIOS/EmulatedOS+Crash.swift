@@ -80,8 +80,18 @@ extension EmulatedOS {
 }
 
 extension IOSSystem {
-    /// Why a new process loads the plugin after `didFinishLaunching`, if it does: the policy member.
+    /// Why a new process loads the plugin after `didFinishLaunching`, if it does: the policy
+    /// member, `multipleScenes` (the cause: tao's scene-based start) before `pluginLoadsLate`
+    /// (the bare effect, kept for compatibility).
     package var lateLoadCause: String? {
-        policy.pluginLoadsLate ? "pluginLoadsLate" : nil
+        if policy.multipleScenes { return "multipleScenes" }
+        return policy.pluginLoadsLate ? "pluginLoadsLate" : nil
+    }
+
+    /// The violation's words for a registration made late by ``lateLoadCause``.
+    var lateLoadWhy: String {
+        guard policy.multipleScenes else { return "the plugin was loaded after didFinishLaunching" }
+        return "the plugin was loaded after didFinishLaunching: with multiple scenes the first webview, and "
+            + "Tauri's plugin loading with it, comes when a scene connects (multipleScenes)"
     }
 }

@@ -40,7 +40,7 @@ package func evCrashed(at: String, identifier: String? = nil, message: String) -
 package func policyJSON(_ changes: [String: String] = [:]) -> String {
     var members: [String: String] = [
         "crashOnMisuse": "true", "energyBudgetLaunches": "12", "minLaunchSpacingSecs": "600",
-        "pluginLoadsLate": "false",
+        "pluginLoadsLate": "false", "multipleScenes": "false",
         "processingBudgetSecs": "600", "processingDelayMaxSecs": "3600", "processingDelayMinSecs": "0",
         "refreshBudgetSecs": "30", "refreshDelayMaxSecs": "1800", "refreshDelayMinSecs": "0",
         "refreshEarlyExpiryChance": "0.2", "refreshEarlyExpiryMaxSecs": "5", "refreshEarlyExpiryMinSecs": "2",

@@ -37,6 +37,11 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
     /// (`os/appTerminated` reason `crash`; default true). False: it is only reported
     /// (`os/violation`) and the app lives on, so that its consequence can be seen.
     public var crashOnMisuse: Bool
+    /// The app declares multiple scenes (UIScene; default false): tao then creates the first
+    /// window, and Tauri loads the plugin with its webview, when a scene connects, after
+    /// `didFinishLaunching` returned; every process's registration is late (the cause of which
+    /// `pluginLoadsLate` is the bare effect; either makes `load` run late).
+    public var multipleScenes: Bool
 
     /// The defaults.
     public static let defaults = IOSPolicy(
@@ -44,7 +49,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         refreshEarlyExpiryMaxSecs: 5,
         processingBudgetSecs: 600, watchdogGraceSecs: 5, refreshDelayMinSecs: 0, refreshDelayMaxSecs: 1800,
         processingDelayMinSecs: 0, processingDelayMaxSecs: 3600, energyBudgetLaunches: 12, minLaunchSpacingSecs: 600,
-        pluginLoadsLate: false, crashOnMisuse: true)
+        pluginLoadsLate: false, crashOnMisuse: true, multipleScenes: false)
 
     /// The largest energy budget accepted (launches per day).
     public static let maxEnergyBudgetLaunches = 100_000
@@ -71,7 +76,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         refreshEarlyExpiryMaxSecs: Double, processingBudgetSecs: Double, watchdogGraceSecs: Double,
         refreshDelayMinSecs: Double, refreshDelayMaxSecs: Double, processingDelayMinSecs: Double,
         processingDelayMaxSecs: Double, energyBudgetLaunches: Int, minLaunchSpacingSecs: Double, pluginLoadsLate: Bool,
-        crashOnMisuse: Bool = true
+        crashOnMisuse: Bool = true, multipleScenes: Bool = false
     ) {
         self.refreshBudgetSecs = refreshBudgetSecs
         self.refreshEarlyExpiryChance = refreshEarlyExpiryChance
@@ -87,6 +92,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         self.minLaunchSpacingSecs = minLaunchSpacingSecs
         self.pluginLoadsLate = pluginLoadsLate
         self.crashOnMisuse = crashOnMisuse
+        self.multipleScenes = multipleScenes
     }
 
     /// For ``JSONShape``: the defaults.
@@ -109,13 +115,14 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         _ = try r.require("energyBudgetLaunches", .integer)
         _ = try r.require("pluginLoadsLate", .bool)
         _ = try r.require("crashOnMisuse", .bool)
+        _ = try r.require("multipleScenes", .bool)
     }
 
     public var json: JSONValue {
         var o: [String: JSONValue] = [
             "refreshEarlyExpiryChance": .number(refreshEarlyExpiryChance),
             "energyBudgetLaunches": .number(energyBudgetLaunches), "pluginLoadsLate": .bool(pluginLoadsLate),
-            "crashOnMisuse": .bool(crashOnMisuse),
+            "crashOnMisuse": .bool(crashOnMisuse), "multipleScenes": .bool(multipleScenes),
         ]
         for (key, path) in IOSPolicy.secondsKeys { o[key] = IOSPolicy.secondsJSON(self[keyPath: path]) }
         return .object(JSONObject(o))
@@ -147,6 +154,8 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         public var pluginLoadsLate: Bool?
         /// The new `crashOnMisuse`, if given.
         public var crashOnMisuse: Bool?
+        /// The new `multipleScenes`, if given.
+        public var multipleScenes: Bool?
 
         /// For ``JSONShape``: no member.
         public static var shapeExample: Update { Update() }
@@ -154,13 +163,14 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         /// Creates an update.
         public init(
             seconds: [String: Double] = [:], refreshEarlyExpiryChance: Double? = nil, energyBudgetLaunches: Int? = nil,
-            pluginLoadsLate: Bool? = nil, crashOnMisuse: Bool? = nil
+            pluginLoadsLate: Bool? = nil, crashOnMisuse: Bool? = nil, multipleScenes: Bool? = nil
         ) {
             self.seconds = seconds
             self.refreshEarlyExpiryChance = refreshEarlyExpiryChance
             self.energyBudgetLaunches = energyBudgetLaunches
             self.pluginLoadsLate = pluginLoadsLate
             self.crashOnMisuse = crashOnMisuse
+            self.multipleScenes = multipleScenes
         }
 
         /// Durations are finite numbers of seconds from 0 (budgets: from one tick,
@@ -196,6 +206,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
             }
             pluginLoadsLate = try r.optional("pluginLoadsLate", .bool)
             crashOnMisuse = try r.optional("crashOnMisuse", .bool)
+            multipleScenes = try r.optional("multipleScenes", .bool)
         }
 
         public var json: JSONValue {
@@ -204,6 +215,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
             if let v = energyBudgetLaunches { o["energyBudgetLaunches"] = .number(v) }
             if let v = pluginLoadsLate { o["pluginLoadsLate"] = .bool(v) }
             if let v = crashOnMisuse { o["crashOnMisuse"] = .bool(v) }
+            if let v = multipleScenes { o["multipleScenes"] = .bool(v) }
             return .object(JSONObject(o))
         }
     }
@@ -216,6 +228,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         if let v = update.energyBudgetLaunches { p.energyBudgetLaunches = v }
         if let v = update.pluginLoadsLate { p.pluginLoadsLate = v }
         if let v = update.crashOnMisuse { p.crashOnMisuse = v }
+        if let v = update.multipleScenes { p.multipleScenes = v }
         return p
     }
 }

@@ -12,6 +12,7 @@ extension OpenRPCDocument {
             ],
             "pluginLoadsLate": ["type": "boolean"],
             "crashOnMisuse": ["type": "boolean"],
+            "multipleScenes": ["type": "boolean"],
         ]
         for (key, _) in IOSPolicy.secondsKeys {
             let low = IOSPolicy.isBudget(key) ? IOSPolicy.minBudgetSeconds : 0
@@ -110,6 +111,10 @@ extension OpenRPCDocument {
                     descriptor(key, schema, "A policy knob (docs/protocol.md, section 8).")
                 },
                 result: descriptor("result", ref("IOSPolicy"), "The whole policy.")),
+            iosMethod(
+                OSWebviewCreated.self,
+                "A webview was created: Tauri's onWebviewCreated runs the plugin's load again.", result: app,
+                errors: [errorRef("InvalidState")]),
         ]
     }
 
