@@ -50,6 +50,18 @@ struct TauriLoadPathTests {
         #expect(s.notificationAuthorizationRequests == 2 && s.counters.violations == 1)
     }
 
+    /// `--profile strict` (departure 12): `load` runs once per process, so a new webview
+    /// registers nothing and nothing crashes; a new process registers again.
+    @Test func strictLoadsOncePerProcess() throws {
+        let lines = try Plugin.lines(
+            ["--profile", "strict"] + iosFlags(),
+            [Self.webview(1), Self.webview(2), terminate(3, "system"), openApp(4), Self.webview(5), state(6)])
+        #expect(Replies.events("os/violation", in: lines).isEmpty)
+        let s = try Replies.state(6, in: lines)
+        #expect(s.ios?.app.phase == .running && s.registered.count == 2 && s.counters.crashes == 0)
+        #expect(s.notificationAuthorizationRequests == 1 && s.ios?.app.launches == 2)
+    }
+
     /// A webview needs a running app (`-32002`); under `--os manual` the control does not exist.
     @Test func aWebviewNeedsARunningIOSApp() throws {
         let ios = try Plugin.lines(iosFlags(), [terminate(1, "system"), Self.webview(2)])

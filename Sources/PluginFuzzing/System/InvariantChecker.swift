@@ -43,6 +43,7 @@ struct InvariantChecker {
         var found = staleStops(Array(serviceEvents.dropFirst(eventsSeen)))
         eventsSeen = serviceEvents.count
         found += invokeRaces(Array(pluginReports.dropFirst(pluginReportsSeen)))
+        found += crashes(Array(pluginReports.dropFirst(pluginReportsSeen)), plugin: s)
         pluginReportsSeen = pluginReports.count
         let held = s.cancelInvokePending == true ? s.pendingCancelInvoke : nil
         found += threads(bridge, held: held)
