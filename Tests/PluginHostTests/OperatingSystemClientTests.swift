@@ -30,15 +30,4 @@ struct OperatingSystemClientTests {
         let after = try await os.explain("com.example.app.bg-refresh")
         #expect(!after.reasons.map(\.factor).contains(.forceQuit))
     }
-
-    /// `os/webviewCreated`: the seed's `load` runs again and the app crashes.
-    @Test func aNewWebviewIsTyped() async throws {
-        let connection = try PluginConnection.inProcess(
-            arguments: ["--os", "ios"], options: .init(stderrLine: { _ in }))
-        defer { connection.close() }
-        let os = BackgroundServiceClient(connection: connection).os
-        let status = try await os.webviewCreated()
-        #expect(status.phase == .notRunning && status.lastTermination?.reason == .crash)
-        #expect(try await os.state().counters.crashes == 1)
-    }
 }

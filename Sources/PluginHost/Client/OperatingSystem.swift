@@ -93,11 +93,4 @@ public struct OperatingSystem: Sendable {
     public func shutdown() async throws(HostError) {
         _ = try await connection.call(Shutdown.self, EmptyParams())
     }
-
-    /// `os/webviewCreated` (`--os ios`): the app creates a new webview and Tauri runs the
-    /// plugin's `load` again (the seed's crashes the app); returns the app's status after it.
-    @discardableResult
-    public func webviewCreated() async throws(HostError) -> AppStatus {
-        try await connection.call(OSWebviewCreated.self, EmptyParams())
-    }
 }
