@@ -30,7 +30,8 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
     /// Minimum time between two launches of one identifier (default 600).
     public var minLaunchSpacingSecs: Double
     /// The app loads the plugin after `didFinishLaunching` (default false): its
-    /// registrations then fail, as Apple's `NSInternalInconsistencyException` says.
+    /// registrations then fail, as Apple's `NSInternalInconsistencyException` says. The bare
+    /// effect, kept for compatibility; `multipleScenes` is a cause of it.
     public var pluginLoadsLate: Bool
     /// A misuse of `BGTaskScheduler` that is an uncaught `NSInternalInconsistencyException` on a
     /// device (a late or second registration, a launch with no handler) ends the app's process
