@@ -10,7 +10,12 @@ package final class BGTaskScheduler {
     /// A registration mistake (fatal in Apple's world).
     package struct RegistrationError: Error, CustomStringConvertible {
         package let description: String
-        package init(description: String) { self.description = description }
+        /// Which misuse it is, with Apple's message (nil for an error of the emulation's own).
+        package var misuse: SchedulerMisuse?
+        package init(description: String, misuse: SchedulerMisuse? = nil) {
+            self.description = description
+            self.misuse = misuse
+        }
     }
 
     /// A registered launch handler.
@@ -46,11 +51,14 @@ package final class BGTaskScheduler {
             throw RegistrationError(
                 description:
                     "launch handler for \(identifier) registered after the app finished launching; all launch handlers "
-                    + "must be registered before then"
+                    + "must be registered before then",
+                misuse: .late(identifier)
             )
         }
         guard registrations[identifier] == nil else {
-            throw RegistrationError(description: "launch handler for \(identifier) has already been registered")
+            throw RegistrationError(
+                description: "launch handler for \(identifier) has already been registered",
+                misuse: .duplicate(identifier))
         }
         guard store.infoPlist.permittedIdentifiers.contains(identifier) else { return false }
         registrations[identifier] = Registration(identifier: identifier, kind: kind, launchHandler: launchHandler)

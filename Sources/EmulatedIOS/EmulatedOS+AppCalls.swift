@@ -41,6 +41,12 @@ extension EmulatedOS {
         if loadsLate { try plugin.load() }
     }
 
+    /// Runs the plugin's `load` again in a running process (Tauri's `onWebviewCreated`:
+    /// `EmulatedOS+Webview.swift`).
+    package func loadAgain(_ process: AppProcess) throws(BGTaskScheduler.RegistrationError) {
+        try process.plugin?.load()
+    }
+
     /// The process is dying: each invoke it holds is answered `-32000` `terminated`
     /// (the bridge's call fails; nothing else in the app runs).
     package func failHeldInvokes(of process: AppProcess) {

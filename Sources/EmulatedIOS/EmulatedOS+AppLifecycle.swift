@@ -10,8 +10,9 @@ import HostProtocol
 /// the background until the user opens the app. A later start is a new process:
 /// `os/appLaunched` first, then the plugin's `load` runs again on fresh state.
 extension EmulatedOS {
-    /// Ends the running process (the caller checked that it runs).
-    package func terminateApp(reason: TerminationReason) {
+    /// Ends the running process (the caller checked that it runs); a `crash` carries its
+    /// `exception` and `message` (`EmulatedOS+Crash.swift`).
+    package func terminateApp(reason: TerminationReason, exception: String? = nil, message: String? = nil) {
         guard let ios, app.isRunning else { return }
         let process = app
         let task = runningTask
@@ -20,7 +21,10 @@ extension EmulatedOS {
         process.end()
         ios.lastTermination = AppStatus.Termination(reason: reason, at: clock.now)
         if reason == .forceQuit { ios.forceQuit = true }
-        events.send(AppTerminatedEvent.self, .init(reason: reason, at: clock.now, identifier: task?.identifier))
+        events.send(
+            AppTerminatedEvent.self,
+            .init(
+                reason: reason, at: clock.now, identifier: task?.identifier, exception: exception, message: message))
         failHeldInvokes(of: process)
     }
 
@@ -52,22 +56,18 @@ extension EmulatedOS {
 
     /// Starts a new process: `os/appLaunched`, then the plugin is created and loaded.
     /// A registration that fails (the plugin loading after `didFinishLaunching`) is
-    /// Apple's `NSInternalInconsistencyException`: here a violation
-    /// (`ios.register-before-launch-end`) and the process runs without the handler.
+    /// Apple's `NSInternalInconsistencyException`: a violation
+    /// (`ios.register-before-launch-end`), then a crash or, without `crashOnMisuse`, a
+    /// process that runs without the handler (`EmulatedOS+Crash.swift`).
     private func startProcess(cause: LaunchCause, identifier: String?) {
         guard let ios else { return }
         let process = replaceProcess(cause: cause)
         ios.launches += 1
         events.send(AppLaunchedEvent.self, .init(cause: cause, at: clock.now, identifier: identifier))
         do {
-            try loadApp(process, loadsLate: ios.policy.pluginLoadsLate)
+            try loadApp(process, loadsLate: ios.lateLoadCause != nil)
         } catch {
-            if process.phase == .launching { process.finishLaunching() }
-            process.registrationError = error.description
-            events.violation(
-                rule: "ios.register-before-launch-end",
-                detail: "NSInternalInconsistencyException: \(error.description) "
-                    + "(the plugin was loaded after didFinishLaunching)")
+            registrationFailed(error, in: process, why: ios.lateLoadWhy)
         }
     }
 

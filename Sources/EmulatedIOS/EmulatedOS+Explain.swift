@@ -22,7 +22,9 @@ extension EmulatedOS {
         }
         let evaluation = evaluate(request)
         return LaunchExplanation(
-            identifier: identifier, status: .pending, reasons: evaluation.reasons, nextPossibleAt: evaluation.launchAt,
+            identifier: identifier, status: .pending,
+            reasons: evaluation.reasons + [crashForecast(request)].compactMap(\.self),
+            nextPossibleAt: evaluation.launchAt,
             earliestBeginDate: request.earliestBeginDate, plannedAt: request.plan?.plannedAt)
     }
 

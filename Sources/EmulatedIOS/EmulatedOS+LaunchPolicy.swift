@@ -32,7 +32,8 @@ extension EmulatedOS {
                 .forceQuit,
                 "the app was force-quit; iOS launches nothing in the background until the user opens it (os/openApp)")
         }
-        if app.isRunning, scheduler.registrations[request.identifier] == nil {
+        // (With `crashOnMisuse` the system launches it, and the app crashes: `launchCrashes`.)
+        if app.isRunning, scheduler.registrations[request.identifier] == nil, !ios.policy.crashOnMisuse {
             let why = app.registrationError.map { " (\($0))" } ?? ""
             condition(.notRegistered, "the running app has no launch handler for \(request.identifier)\(why)")
         }

@@ -17,6 +17,7 @@ extension IOSSystem: OSPolicy {
     package func install(on os: EmulatedOS) {
         os.device.conditions = .iosDefaults
         os.events.counters.watchdogKills = 0
+        os.events.counters.crashes = 0
         os.store.didAccept = { [unowned os, self] request in request.plan = self.plan(request, at: os.clock.now) }
     }
 
@@ -27,6 +28,14 @@ extension IOSSystem: OSPolicy {
             throw RPCError.invalidState("cannot launch \(identifier): no request for it is pending")
         }
         os.coldStart(for: identifier)
+        if os.loseLaunchAfterCrash(of: identifier) || os.launchWithoutHandler(identifier) {
+            let how = os.ios?.lastTermination.map { "at \($0.at.decimalSeconds) s" } ?? ""
+            throw RPCError.invalidState(
+                "cannot launch \(identifier): the app was launched for it and crashed \(how) "
+                    + "(\(os.app.registrationError ?? SchedulerMisuse.noHandler(identifier).message)); "
+                    + "the launch is lost"
+            )
+        }
         guard os.scheduler.registrations[identifier] != nil else {
             throw RPCError.invalidState(
                 "cannot launch \(identifier): the app was launched for it but registered no launch handler"
@@ -80,8 +89,10 @@ extension IOSSystem: OSPolicy {
         guard os.store.pendingRequest(identifier) != nil else { return }
         if !os.app.isRunning {
             os.coldStart(for: identifier)
-            guard os.scheduler.registrations[identifier] != nil else { return }
+            if os.loseLaunchAfterCrash(of: identifier) { return }
         }
+        if os.launchWithoutHandler(identifier) { return }
+        guard os.scheduler.registrations[identifier] != nil else { return }
         os.launchPending(identifier)
     }
 }

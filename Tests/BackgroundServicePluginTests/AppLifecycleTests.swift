@@ -138,14 +138,16 @@ struct AppLifecycleTests {
         #expect(try Replies.state(6, in: lines).cancelInvokePending == false)
     }
 
-    /// A plugin loaded after `didFinishLaunching` (policy `pluginLoadsLate`): its
-    /// registration is Apple's NSInternalInconsistencyException, here a violation and
-    /// `registrationError`; the app runs with no handler, its requests never launch.
+    /// A plugin loaded after `didFinishLaunching` (policy `pluginLoadsLate`) with
+    /// `crashOnMisuse` off: its registration is Apple's NSInternalInconsistencyException, here
+    /// a violation and `registrationError`; the app runs with no handler, its requests never
+    /// launch. (By default the app crashes instead: `CrashTests`.)
     @Test func lateRegistrationIsAnErrorAndAViolation() throws {
         let lines = try Plugin.lines(
             iosFlags(),
             [
-                setPolicy(1, #"{"pluginLoadsLate":true,"refreshDelayMaxSecs":0}"#), req(2, "startKeepalive"),
+                setPolicy(1, #"{"pluginLoadsLate":true,"refreshDelayMaxSecs":0,"crashOnMisuse":false}"#),
+                req(2, "startKeepalive"),
                 terminate(3, "system"), openApp(4), advance(5, "2000"), explain(6, refreshID), state(7),
             ])
         let message =
@@ -168,13 +170,14 @@ struct AppLifecycleTests {
         #expect(s.registered.isEmpty && s.counters.violations == 1 && s.ios?.app.phase == .running)
     }
 
-    /// A cold start into the background with a late-loading plugin launches the app
-    /// for nothing: the request stays pending, blocked by `notRegistered`.
+    /// With `crashOnMisuse` off, a cold start into the background with a late-loading plugin
+    /// launches the app for nothing: the request stays pending, blocked by `notRegistered`.
     @Test func lateRegistrationOnColdStart() throws {
         let lines = try Plugin.lines(
             iosFlags(),
             [
-                setPolicy(1, calmPolicy), setPolicy(2, #"{"pluginLoadsLate":true}"#), req(3, "startKeepalive"),
+                setPolicy(1, calmPolicy), setPolicy(2, #"{"pluginLoadsLate":true,"crashOnMisuse":false}"#),
+                req(3, "startKeepalive"),
                 terminate(4, "system"), advance(5, "1000"), launch(6, refreshID), state(7),
             ])
         #expect(lines.contains(evAppLaunched("backgroundTask", at: "900", identifier: refreshID)))

@@ -131,6 +131,8 @@ struct OSModeTests {
             p + #"\"energyBudgetLaunches\" must be an integer from 1 to 100000, got string"#
         ),
         (setPolicy(3, #"{"pluginLoadsLate":"yes"}"#), p + #"\"pluginLoadsLate\" must be a boolean, got string"#),
+        (setPolicy(3, #"{"crashOnMisuse":"yes"}"#), p + #"\"crashOnMisuse\" must be a boolean, got string"#),
+        (setPolicy(3, #"{"multipleScenes":1}"#), p + #"\"multipleScenes\" must be a boolean, got number"#),
         (
             setPolicy(3, #"{"refreshDelayMinSecs":2000}"#),
             p + "refreshDelayMinSecs (2000) must not exceed refreshDelayMaxSecs (1800)"

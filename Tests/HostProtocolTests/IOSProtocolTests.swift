@@ -6,7 +6,10 @@ import Testing
 struct IOSProtocolTests {
     @Test("the ios methods and events are registered apart from the contract's")
     func registry() {
-        #expect(MethodRegistry.iosMethods.map(\.name) == ["os/terminate", "os/openApp", "os/explain", "os/setPolicy"])
+        #expect(
+            MethodRegistry.iosMethods.map(\.name) == [
+                "os/terminate", "os/openApp", "os/explain", "os/setPolicy", "os/webviewCreated",
+            ])
         #expect(MethodRegistry.iosMethods.allSatisfy { $0.kind == .osControl && $0.isExtension })
         #expect(MethodRegistry.iosEvents == ["os/appLaunched", "os/appTerminated", "os/launchDeferred"])
         #expect(MethodRegistry.method(named: "os/explain") == nil)
@@ -25,10 +28,10 @@ struct IOSProtocolTests {
             ExpirationCause.allCases.map(\.rawValue) == [
                 "simulated", "budget", "externalPowerLost", "networkLost", "deviceInUse",
             ])
-        #expect(TerminationReason.allCases.map(\.rawValue) == ["system", "forceQuit", "watchdog"])
+        #expect(TerminationReason.allCases.map(\.rawValue) == ["system", "forceQuit", "watchdog", "crash"])
         #expect(LaunchCause.allCases.map(\.rawValue) == ["user", "backgroundTask"])
         #expect(AppPhase.allCases.map(\.rawValue) == ["launching", "running", "notRunning"])
-        #expect(LaunchFactor.allCases.count == 16)
+        #expect(LaunchFactor.allCases.count == 17)
         #expect(RPCError.appNotRunning.rejectReason == .terminated && RPCError.appNotRunning.code == .invokeRejected)
     }
 

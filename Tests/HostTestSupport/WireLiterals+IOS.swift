@@ -28,10 +28,19 @@ package func evAppTerminated(_ reason: String, at: String, identifier: String? =
     return event("os/appTerminated", #"{"at":\#(at)\#(id),"reason":"\#(reason)"}"#)
 }
 
+/// `os/appTerminated {reason: "crash"}` with its `NSInternalInconsistencyException` and Apple's `message`.
+package func evCrashed(at: String, identifier: String? = nil, message: String) -> String {
+    let id = identifier.map { #","identifier":"\#($0)""# } ?? ""
+    return event(
+        "os/appTerminated",
+        #"{"at":\#(at),"exception":"NSInternalInconsistencyException"\#(id),"message":"\#(message)","reason":"crash"}"#)
+}
+
 /// The policy's answer to `os/setPolicy` with the defaults changed by `changes` (raw members).
 package func policyJSON(_ changes: [String: String] = [:]) -> String {
     var members: [String: String] = [
-        "energyBudgetLaunches": "12", "minLaunchSpacingSecs": "600", "pluginLoadsLate": "false",
+        "crashOnMisuse": "true", "energyBudgetLaunches": "12", "minLaunchSpacingSecs": "600",
+        "pluginLoadsLate": "false", "multipleScenes": "false",
         "processingBudgetSecs": "600", "processingDelayMaxSecs": "3600", "processingDelayMinSecs": "0",
         "refreshBudgetSecs": "30", "refreshDelayMaxSecs": "1800", "refreshDelayMinSecs": "0",
         "refreshEarlyExpiryChance": "0.2", "refreshEarlyExpiryMaxSecs": "5", "refreshEarlyExpiryMinSecs": "2",

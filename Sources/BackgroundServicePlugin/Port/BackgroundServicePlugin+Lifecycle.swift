@@ -6,6 +6,10 @@ extension BackgroundServicePlugin {
     // MARK: - Plugin Lifecycle
 
     func load() throws(BGTaskScheduler.RegistrationError) {
+        // Port: under `--profile strict`, `load` runs once per process. Tauri runs it again for
+        // every new webview (`onWebviewCreated`), and a second `register` is an uncaught
+        // NSInternalInconsistencyException (`docs/rules.md`, "Where the port departs").
+        if profile == .strict, handlersRegistered { return }
         // Request notification permission once.
         // After this, Rust's Notifier can post notifications freely.
         notificationCenter.requestAuthorization(options: [.alert, .sound, .badge])
@@ -28,6 +32,7 @@ extension BackgroundServicePlugin {
                 task.setTaskCompleted(success: false)
             }
         }
+        handlersRegistered = true
         // Port: the seed ignores `register`'s result; we say why a launch will never come.
         for (id, ok) in [(refreshId, refreshOK), (processingId, processingOK)] where !ok {
             events.log("BGTaskScheduler.register refused \(id): it is not in BGTaskSchedulerPermittedIdentifiers")

@@ -44,6 +44,8 @@ final class BackgroundServicePlugin: StepWriting {
     let notificationCenter = UserNotificationCenter()
     /// Port: set when the app's process ends (`--os ios`): this instance's queued jobs never run on.
     var processEnded = false
+    /// Port: `load` registered the launch handlers in this process (read under `--profile strict` only).
+    var handlersRegistered = false
     let profile: Profile
     /// Test-only changes to the programs (`Mutants/`), and per mutation the steps it changed.
     private(set) var mutations: [StepMutation<PortFrame>] = []

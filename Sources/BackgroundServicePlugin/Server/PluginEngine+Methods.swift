@@ -72,6 +72,7 @@ extension PluginEngine {
         on(OSOpenApp.self) { [unowned self] _ throws(RPCError) in try self.world.os.openApp() }
         on(OSExplain.self) { [unowned self] params in self.world.os.explain(params.identifier) }
         on(OSSetPolicy.self) { [unowned self] params throws(RPCError) in try self.world.os.setPolicy(params) }
+        on(OSWebviewCreated.self) { [unowned self] _ throws(RPCError) in try self.world.os.webviewCreated() }
     }
 
     /// Registers one of the seed's invokes: a call of the port's program for it through the

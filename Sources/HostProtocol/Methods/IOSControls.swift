@@ -55,7 +55,7 @@ public enum OSTerminate: RPCMethod {
     public static let kind = MethodKind.osControl
     public typealias Result = AppStatus
 
-    /// `{reason}`: `system` or `forceQuit` (`watchdog` is the system's own).
+    /// `{reason}`: `system` or `forceQuit` (`watchdog` and `crash` are the system's own).
     public struct Params: JSONCodable, Codable, Hashable {
         /// `system` or `forceQuit`.
         public var reason: TerminationReason
@@ -63,10 +63,10 @@ public enum OSTerminate: RPCMethod {
         /// Params.
         public init(reason: TerminationReason) { self.reason = reason }
 
-        /// Reads `reason`; the rule: `watchdog` is the system's own, not the host's to ask for.
+        /// Reads `reason`; the rule: `watchdog` and `crash` are the system's own, not the host's to ask for.
         public init(from decoder: any Decoder) throws {
             let text = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .reason)
-            guard let reason = TerminationReason(rawValue: text), reason != .watchdog else {
+            guard let reason = TerminationReason(rawValue: text), reason != .watchdog, reason != .crash else {
                 throw JSONDecodingError(path: "reason", expected: "one of system, forceQuit", found: "\"\(text)\"")
             }
             self.reason = reason

@@ -22,12 +22,12 @@ public enum AppLaunchedEvent: RPCEvent {
 }
 
 /// `os/appTerminated` (`--os ios`): the app's process ended (`reason`, `at`, and the
-/// `identifier` of the task that was running, if one was). Written before the
-/// pending invokes are answered `terminated`.
+/// `identifier` of the task that was running, if one was; for a `crash`, the uncaught
+/// `exception` and its `message`). Written before the pending invokes are answered `terminated`.
 public enum AppTerminatedEvent: RPCEvent {
     public static let name = "os/appTerminated"
 
-    /// `{reason, at, identifier?}`.
+    /// `{reason, at, identifier?, exception?, message?}`.
     public struct Params: JSONCodable, Codable, Hashable {
         /// Why it ended.
         public var reason: TerminationReason
@@ -35,12 +35,21 @@ public enum AppTerminatedEvent: RPCEvent {
         public var at: VirtualTime
         /// The task that was running, if one was.
         public var identifier: String?
+        /// `crash` only: the uncaught exception's name (`NSInternalInconsistencyException`).
+        public var exception: String?
+        /// `crash` only: the exception's reason, in Apple's words.
+        public var message: String?
 
         /// The event's params.
-        public init(reason: TerminationReason, at: VirtualTime, identifier: String? = nil) {
+        public init(
+            reason: TerminationReason, at: VirtualTime, identifier: String? = nil, exception: String? = nil,
+            message: String? = nil
+        ) {
             self.reason = reason
             self.at = at
             self.identifier = identifier
+            self.exception = exception
+            self.message = message
         }
     }
 }

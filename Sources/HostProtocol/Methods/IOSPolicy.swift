@@ -30,8 +30,19 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
     /// Minimum time between two launches of one identifier (default 600).
     public var minLaunchSpacingSecs: Double
     /// The app loads the plugin after `didFinishLaunching` (default false): its
-    /// registrations then fail, as Apple's `NSInternalInconsistencyException` says.
+    /// registrations then fail, as Apple's `NSInternalInconsistencyException` says. The bare
+    /// effect, kept for compatibility; `multipleScenes` is a cause of it.
     public var pluginLoadsLate: Bool
+    /// A misuse of `BGTaskScheduler` that is an uncaught `NSInternalInconsistencyException` on a
+    /// device (a late or second registration, a launch with no handler) ends the app's process
+    /// (`os/appTerminated` reason `crash`; default true). False: it is only reported
+    /// (`os/violation`) and the app lives on, so that its consequence can be seen.
+    public var crashOnMisuse: Bool
+    /// The app declares multiple scenes (UIScene; default false): tao then creates the first
+    /// window, and Tauri loads the plugin with its webview, when a scene connects, after
+    /// `didFinishLaunching` returned; every process's registration is late (the cause of which
+    /// `pluginLoadsLate` is the bare effect; either makes `load` run late).
+    public var multipleScenes: Bool
 
     /// The defaults.
     public static let defaults = IOSPolicy(
@@ -39,7 +50,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         refreshEarlyExpiryMaxSecs: 5,
         processingBudgetSecs: 600, watchdogGraceSecs: 5, refreshDelayMinSecs: 0, refreshDelayMaxSecs: 1800,
         processingDelayMinSecs: 0, processingDelayMaxSecs: 3600, energyBudgetLaunches: 12, minLaunchSpacingSecs: 600,
-        pluginLoadsLate: false)
+        pluginLoadsLate: false, crashOnMisuse: true, multipleScenes: false)
 
     /// The largest energy budget accepted (launches per day).
     public static let maxEnergyBudgetLaunches = 100_000
@@ -65,7 +76,8 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         refreshBudgetSecs: Double, refreshEarlyExpiryChance: Double, refreshEarlyExpiryMinSecs: Double,
         refreshEarlyExpiryMaxSecs: Double, processingBudgetSecs: Double, watchdogGraceSecs: Double,
         refreshDelayMinSecs: Double, refreshDelayMaxSecs: Double, processingDelayMinSecs: Double,
-        processingDelayMaxSecs: Double, energyBudgetLaunches: Int, minLaunchSpacingSecs: Double, pluginLoadsLate: Bool
+        processingDelayMaxSecs: Double, energyBudgetLaunches: Int, minLaunchSpacingSecs: Double, pluginLoadsLate: Bool,
+        crashOnMisuse: Bool = true, multipleScenes: Bool = false
     ) {
         self.refreshBudgetSecs = refreshBudgetSecs
         self.refreshEarlyExpiryChance = refreshEarlyExpiryChance
@@ -80,6 +92,8 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         self.energyBudgetLaunches = energyBudgetLaunches
         self.minLaunchSpacingSecs = minLaunchSpacingSecs
         self.pluginLoadsLate = pluginLoadsLate
+        self.crashOnMisuse = crashOnMisuse
+        self.multipleScenes = multipleScenes
     }
 
     /// For ``JSONShape``: the defaults.
@@ -101,12 +115,15 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         _ = try r.require("refreshEarlyExpiryChance", .number)
         _ = try r.require("energyBudgetLaunches", .integer)
         _ = try r.require("pluginLoadsLate", .bool)
+        _ = try r.require("crashOnMisuse", .bool)
+        _ = try r.require("multipleScenes", .bool)
     }
 
     public var json: JSONValue {
         var o: [String: JSONValue] = [
             "refreshEarlyExpiryChance": .number(refreshEarlyExpiryChance),
             "energyBudgetLaunches": .number(energyBudgetLaunches), "pluginLoadsLate": .bool(pluginLoadsLate),
+            "crashOnMisuse": .bool(crashOnMisuse), "multipleScenes": .bool(multipleScenes),
         ]
         for (key, path) in IOSPolicy.secondsKeys { o[key] = IOSPolicy.secondsJSON(self[keyPath: path]) }
         return .object(JSONObject(o))
@@ -136,6 +153,10 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         public var energyBudgetLaunches: Int?
         /// The new `pluginLoadsLate`, if given.
         public var pluginLoadsLate: Bool?
+        /// The new `crashOnMisuse`, if given.
+        public var crashOnMisuse: Bool?
+        /// The new `multipleScenes`, if given.
+        public var multipleScenes: Bool?
 
         /// For ``JSONShape``: no member.
         public static var shapeExample: Update { Update() }
@@ -143,12 +164,14 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         /// Creates an update.
         public init(
             seconds: [String: Double] = [:], refreshEarlyExpiryChance: Double? = nil, energyBudgetLaunches: Int? = nil,
-            pluginLoadsLate: Bool? = nil
+            pluginLoadsLate: Bool? = nil, crashOnMisuse: Bool? = nil, multipleScenes: Bool? = nil
         ) {
             self.seconds = seconds
             self.refreshEarlyExpiryChance = refreshEarlyExpiryChance
             self.energyBudgetLaunches = energyBudgetLaunches
             self.pluginLoadsLate = pluginLoadsLate
+            self.crashOnMisuse = crashOnMisuse
+            self.multipleScenes = multipleScenes
         }
 
         /// Durations are finite numbers of seconds from 0 (budgets: from one tick,
@@ -183,6 +206,8 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
                 energyBudgetLaunches = Int(n)
             }
             pluginLoadsLate = try r.optional("pluginLoadsLate", .bool)
+            crashOnMisuse = try r.optional("crashOnMisuse", .bool)
+            multipleScenes = try r.optional("multipleScenes", .bool)
         }
 
         public var json: JSONValue {
@@ -190,6 +215,8 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
             if let v = refreshEarlyExpiryChance { o["refreshEarlyExpiryChance"] = .number(v) }
             if let v = energyBudgetLaunches { o["energyBudgetLaunches"] = .number(v) }
             if let v = pluginLoadsLate { o["pluginLoadsLate"] = .bool(v) }
+            if let v = crashOnMisuse { o["crashOnMisuse"] = .bool(v) }
+            if let v = multipleScenes { o["multipleScenes"] = .bool(v) }
             return .object(JSONObject(o))
         }
     }
@@ -201,6 +228,8 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         if let v = update.refreshEarlyExpiryChance { p.refreshEarlyExpiryChance = v }
         if let v = update.energyBudgetLaunches { p.energyBudgetLaunches = v }
         if let v = update.pluginLoadsLate { p.pluginLoadsLate = v }
+        if let v = update.crashOnMisuse { p.crashOnMisuse = v }
+        if let v = update.multipleScenes { p.multipleScenes = v }
         return p
     }
 }

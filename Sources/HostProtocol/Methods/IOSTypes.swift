@@ -29,6 +29,9 @@ public enum TerminationReason: String, JSONStringEnum, Hashable {
     case forceQuit
     /// A task was not completed within the grace period after its expiration handler ran.
     case watchdog
+    /// The app raised an uncaught exception (a misuse of `BGTaskScheduler`: `os/appTerminated`
+    /// carries the `exception` and Apple's `message`).
+    case crash
 }
 
 /// Why the app's process was started: `os/appLaunched`'s `cause`.
@@ -84,6 +87,10 @@ public enum LaunchFactor: String, JSONStringEnum, Hashable {
     /// The clock is at its limit (2^62 ns, about 146 years): it never moves again, and
     /// nothing due at or beyond the limit ever comes (`docs/rules.md`, "timers").
     case clockLimit
+    /// Launching it crashes the app (`crashOnMisuse`): the app would have no launch handler
+    /// for it, so the launch is an uncaught `NSInternalInconsistencyException` and its handler
+    /// never runs. The one factor that does not delay the launch: it says why the task will never run.
+    case launchCrashes
 }
 
 /// The device conditions `--os ios` adds to ``Conditions`` (members of `os/setConditions`).

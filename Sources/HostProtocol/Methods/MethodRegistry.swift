@@ -57,6 +57,7 @@ public enum MethodRegistry {
         entry(OSOpenApp.self, isExtension: true),
         entry(OSExplain.self, isExtension: true),
         entry(OSSetPolicy.self, isExtension: true),
+        entry(OSWebviewCreated.self, isExtension: true),
     ]
 
     /// The events sent only under `--os ios`.

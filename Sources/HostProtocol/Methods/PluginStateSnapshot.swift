@@ -50,11 +50,14 @@ public struct PluginStateSnapshot: JSONCodable, Codable, Hashable {
         public var dropped: Int?
         /// `--os ios` only: apps killed by the watchdog (each also counted in `violations`).
         public var watchdogKills: Int?
+        /// `--os ios` only: app processes ended by an uncaught exception (`os/appTerminated`
+        /// reason `crash`; each also counted in `violations`).
+        public var crashes: Int?
 
-        /// Counters; `dropped` 0 and `watchdogKills` absent unless given.
+        /// Counters; `dropped` 0, `watchdogKills` and `crashes` absent unless given.
         public init(
             launched: Int = 0, completed: Int = 0, expired: Int = 0, violations: Int = 0, dropped: Int? = 0,
-            watchdogKills: Int? = nil
+            watchdogKills: Int? = nil, crashes: Int? = nil
         ) {
             self.launched = launched
             self.completed = completed
@@ -62,6 +65,7 @@ public struct PluginStateSnapshot: JSONCodable, Codable, Hashable {
             self.violations = violations
             self.dropped = dropped
             self.watchdogKills = watchdogKills
+            self.crashes = crashes
         }
     }
 

@@ -11,6 +11,8 @@ extension OpenRPCDocument {
                 "type": "integer", "minimum": 1, "maximum": .number(IOSPolicy.maxEnergyBudgetLaunches),
             ],
             "pluginLoadsLate": ["type": "boolean"],
+            "crashOnMisuse": ["type": "boolean"],
+            "multipleScenes": ["type": "boolean"],
         ]
         for (key, _) in IOSPolicy.secondsKeys {
             let low = IOSPolicy.isBudget(key) ? IOSPolicy.minBudgetSeconds : 0
@@ -109,6 +111,10 @@ extension OpenRPCDocument {
                     descriptor(key, schema, "A policy knob (docs/protocol.md, section 8).")
                 },
                 result: descriptor("result", ref("IOSPolicy"), "The whole policy.")),
+            iosMethod(
+                OSWebviewCreated.self,
+                "A webview was created: Tauri's onWebviewCreated runs the plugin's load again.", result: app,
+                errors: [errorRef("InvalidState")]),
         ]
     }
 
@@ -125,8 +131,13 @@ extension OpenRPCDocument {
             event(
                 AppTerminatedEvent.name, "The app's process ended (before its invokes are answered).",
                 object(
-                    ["reason": ref("TerminationReason"), "at": time, "identifier": ["type": "string"]],
-                    required: ["reason", "at"], "Why and when; the running task's identifier, if any."), os: .ios),
+                    [
+                        "reason": ref("TerminationReason"), "at": time, "identifier": ["type": "string"],
+                        "exception": ["type": "string"], "message": ["type": "string"],
+                    ],
+                    required: ["reason", "at"],
+                    "Why and when; the running task's identifier, if any; a crash's exception and message."),
+                os: .ios),
             event(
                 LaunchDeferredEvent.name, "A request's planned launch came and it could not launch.",
                 object(

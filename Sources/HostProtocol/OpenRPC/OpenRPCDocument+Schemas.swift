@@ -147,6 +147,7 @@ extension OpenRPCDocument {
                     "launched": ["type": "integer", "minimum": 0], "completed": ["type": "integer", "minimum": 0],
                     "expired": ["type": "integer", "minimum": 0], "violations": ["type": "integer", "minimum": 0],
                     "watchdogKills": ["type": "integer", "minimum": 0],
+                    "crashes": ["type": "integer", "minimum": 0],
                 ],
                 required: ["launched", "completed", "expired", "violations"], "Running totals since start or reset."),
             "PluginState": object(

@@ -26,6 +26,8 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
     case i2 = "I2"
     /// `--os ios`: a service running when the app ended comes back at the next launch, or says why not.
     case i3 = "I3"
+    /// `--os ios`: no crash the host did not cause.
+    case i4 = "I4"
 
     /// The invariant's statement.
     public var statement: String {
@@ -43,6 +45,9 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
         case .i1: "no watchdog kill is caused by the host: every expired task is completed within the grace period"
         case .i2: "after a termination, no host call waits for ever"
         case .i3: "a service meant to run resumes after the app is launched again, or the host says why not"
+        case .i4:
+            "no crash the host did not cause: the app's process never ends by an uncaught exception of the "
+                + "plugin's making"
         }
     }
 

@@ -43,13 +43,15 @@ struct InvariantChecker {
         var found = staleStops(Array(serviceEvents.dropFirst(eventsSeen)))
         eventsSeen = serviceEvents.count
         found += invokeRaces(Array(pluginReports.dropFirst(pluginReportsSeen)))
+        found += crashes(Array(pluginReports.dropFirst(pluginReportsSeen)), plugin: s)
         pluginReportsSeen = pluginReports.count
         let held = s.cancelInvokePending == true ? s.pendingCancelInvoke : nil
         found += threads(bridge, held: held)
         // D2: exactly once, and promptly after expiration.
-        // (Under --os ios the watchdog's kills are violations too: I1 reads them; the races on
-        // invokes are D1's.)
-        let exactlyOnce = s.counters.violations - (s.counters.watchdogKills ?? 0) - invokeRaces
+        // (Under --os ios the watchdog's kills and the crashes are violations too: I1 and I4 read
+        // them; the races on invokes are D1's.)
+        let exactlyOnce =
+            s.counters.violations - (s.counters.watchdogKills ?? 0) - (s.counters.crashes ?? 0) - invokeRaces
         if exactlyOnce > violationsSeen {
             found.append(
                 Violation(

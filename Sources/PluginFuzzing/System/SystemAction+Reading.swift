@@ -48,6 +48,7 @@ extension SystemAction {
             }
             return .terminate(r)
         case "openApp": return .openApp
+        case "webviewCreated": return .webviewCreated
         case "policy":
             guard let p = json["params"].flatMap({ try? IOSPolicy.Update(json: $0) }) else {
                 throw fail("policy: \"params\" are not os/setPolicy params")

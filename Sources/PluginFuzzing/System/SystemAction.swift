@@ -29,6 +29,8 @@ public enum SystemAction: Sendable, Hashable {
     /// writes its next `invoke`: the two reach the plugin as one batch, run on its two queues
     /// (`SystemCase+Together.swift`).
     indirect case together(SystemAction, os: SystemAction, invoke: String)
+    /// `--os ios`: the app creates a new webview, and Tauri loads the plugin again (`os/webviewCreated`).
+    case webviewCreated
 
     /// The action as JSON (trace files).
     public var json: JSONValue {
@@ -45,6 +47,7 @@ public enum SystemAction: Sendable, Hashable {
         case .policy(let p): ["action": "policy", "params": p.json]
         case .together(let during, let os, let invoke):
             ["action": "together", "during": during.json, "os": os.json, "invoke": .string(invoke)]
+        case .webviewCreated: ["action": "webviewCreated"]
         }
     }
 
@@ -85,6 +88,7 @@ public enum SystemAction: Sendable, Hashable {
         case .policy(let p): "iOS's policy changes: \(p.json)"
         case .together(let during, let os, let invoke):
             "\(during.summary); \(os.summary) as the Rust side writes \(invoke) (one batch)"
+        case .webviewCreated: "the app creates a new webview (Tauri loads the plugin again)"
         }
     }
 }

@@ -236,6 +236,8 @@ public struct SystemCase: Sendable {
             try sim.os(OSSetPolicy.self, update)
         case .together(let during, let os, let invoke):
             return try perform(during, with: os, meeting: invoke, on: sim, config: config)
+        case .webviewCreated:
+            try sim.os(OSWebviewCreated.self, EmptyParams())
         }
         return nil
     }

@@ -72,7 +72,8 @@ struct SystemCaseGenerator {
     }
 
     /// Under `--os ios` the OS launches and expires on its own; the alphabet adds what
-    /// only iOS or the user does: the new conditions, termination, opening the app, the policy.
+    /// only iOS or the user does: the new conditions, termination, opening the app, the policy
+    /// (`multipleScenes` among it), a new webview.
     mutating func iosAction() -> SystemAction {
         switch rng.below(100) {
         case 0..<14: return .start
@@ -97,7 +98,9 @@ struct SystemCaseGenerator {
             }
         case 78..<85: return .terminate(.system)
         case 85..<89: return .terminate(.forceQuit)
-        case 89..<94: return .openApp
+        case 89..<92: return .openApp
+        // (Tauri's load path, issue 22: a new webview, or an app with multiple scenes.)
+        case 92..<94: return rng.chance(0.6) ? .webviewCreated : .policy(.init(multipleScenes: true))
         default:
             switch rng.below(4) {
             case 0:
