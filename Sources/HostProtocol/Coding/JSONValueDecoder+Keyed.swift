@@ -60,7 +60,7 @@ struct JSONKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if let s = S(jsonValue: value) { return s }
         let error = JSONDecodingError(path: path(key), expected: S.jsonExpected, found: value.typeName)
         guard decoder.reading == .lenient else { throw error }
-        decoder.sink?.mismatches.append(error)
+        decoder.record(error)
         return nil
     }
 
@@ -70,14 +70,13 @@ struct JSONKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         if decoder.reading == .lenient {
             // Lenient: anything but a value of the type, `null` included, is left out.
             guard !value.isNull else {
-                decoder.sink?.mismatches.append(
-                    JSONDecodingError(path: path(key), expected: jsonExpected(type), found: "null"))
+                decoder.record(JSONDecodingError(path: path(key), expected: jsonExpected(type), found: "null"))
                 return nil
             }
             do {
                 return try decoder.read(type, from: value, in: codingPath, key: key)
             } catch let error as JSONDecodingError {
-                decoder.sink?.mismatches.append(error)
+                decoder.record(error)
                 return nil
             }
         }
@@ -106,7 +105,8 @@ struct JSONKeyedDecoding<Key: CodingKey>: KeyedDecodingContainerProtocol {
         guard let value = members[key.stringValue] else {
             throw JSONDecodingError(path: path(key), expected: "an object", found: "nothing")
         }
-        return JSONValueDecoding(value, codingPath: codingPath + [key], reading: decoder.reading, sink: decoder.sink)
+        return JSONValueDecoding(
+            value, codingPath: codingPath + [key], reading: decoder.reading, root: decoder.root ?? decoder)
     }
 
     private func path(_ key: Key) -> String { (codingPath + [key]).jsonPath }
@@ -163,7 +163,8 @@ struct JSONUnkeyedDecoding: UnkeyedDecodingContainer {
         }
         defer { currentIndex += 1 }
         return JSONValueDecoding(
-            elements[currentIndex], codingPath: codingPath + [index], reading: decoder.reading, sink: decoder.sink)
+            elements[currentIndex], codingPath: codingPath + [index], reading: decoder.reading,
+            root: decoder.root ?? decoder)
     }
 }
 

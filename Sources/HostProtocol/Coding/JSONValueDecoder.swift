@@ -44,11 +44,19 @@ public struct JSONValueDecoder: Sendable {
     public func decodeRecording<T: Decodable>(_ type: T.Type, from json: JSONValue) throws(JSONDecodingError) -> (
         value: T, mismatches: [JSONDecodingError]
     ) {
-        let decoder = JSONValueDecoding(
-            json, codingPath: [], reading: reading, sink: reading == .lenient ? MismatchSink() : nil)
+        // The top value is read by this one decoder (a scalar directly; a nested type
+        // through it, not through a second one as `read` would make).
+        let decoder = JSONValueDecoding(json, codingPath: [], reading: reading, root: nil)
         do {
-            let value = try decoder.read(type, from: json, at: [])
-            return (value, decoder.sink?.mismatches ?? [])
+            let kind = CodingKind.of(type)
+            let value: T
+            if case .nested(let validated) = kind {
+                value = try T(from: decoder)
+                if validated, let rule = value as? any JSONValidated { try rule.validate() }
+            } else {
+                value = try decoder.read(type, from: json, at: [])
+            }
+            return (value, decoder.mismatches)
         } catch let error as JSONDecodingError {
             throw error
         } catch {
@@ -57,26 +65,26 @@ public struct JSONValueDecoder: Sendable {
     }
 }
 
-/// Where lenient reads record their mismatches (shared by a decode's nested decoders).
-final class MismatchSink {
-    var mismatches: [JSONDecodingError] = []
-}
-
 /// The `Decoder` over one value.
 final class JSONValueDecoding: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]
     let reading: JSONValueDecoder.Reading
-    /// Where lenient reads record (nil for the strict reading, which records nothing).
-    let sink: MismatchSink?
+    /// The decoder of the whole value, where lenient reads record (nil for that one).
+    let root: JSONValueDecoding?
+    /// The optional members the lenient reading left out (kept by the root decoder).
+    private(set) var mismatches: [JSONDecodingError] = []
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-    init(_ value: JSONValue, codingPath: [any CodingKey], reading: JSONValueDecoder.Reading, sink: MismatchSink?) {
+    init(_ value: JSONValue, codingPath: [any CodingKey], reading: JSONValueDecoder.Reading, root: JSONValueDecoding?) {
         self.value = value
         self.codingPath = codingPath
         self.reading = reading
-        self.sink = sink
+        self.root = root
     }
+
+    /// Records a member the lenient reading left out.
+    func record(_ mismatch: JSONDecodingError) { (root ?? self).mismatches.append(mismatch) }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = value else {
@@ -119,7 +127,7 @@ final class JSONValueDecoding: Decoder {
         if case .unusedNumber = kind {
             throw JSONDecodingError(path: path.jsonPath, expected: "a number type the protocol uses", found: "\(type)")
         }
-        let t = try T(from: JSONValueDecoding(value, codingPath: path, reading: reading, sink: sink))
+        let t = try T(from: JSONValueDecoding(value, codingPath: path, reading: reading, root: root ?? self))
         if case .nested(validated: true) = kind, let validated = t as? any JSONValidated { try validated.validate() }
         return t
     }
