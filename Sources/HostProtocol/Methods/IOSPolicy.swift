@@ -32,6 +32,10 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
     /// The app loads the plugin after `didFinishLaunching` (default false): its
     /// registrations then fail, as Apple's `NSInternalInconsistencyException` says.
     public var pluginLoadsLate: Bool
+    /// How many tasks the system runs at once (default nil: no limit, so a refresh and a
+    /// processing task may run together, as on a device: immich-app/immich pull request
+    /// 22111); `1` is the seed's assumption (seed lines 52-57). Written only when set.
+    public var maxConcurrentTasks: Int?
 
     /// The defaults.
     public static let defaults = IOSPolicy(
@@ -65,7 +69,8 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         refreshBudgetSecs: Double, refreshEarlyExpiryChance: Double, refreshEarlyExpiryMinSecs: Double,
         refreshEarlyExpiryMaxSecs: Double, processingBudgetSecs: Double, watchdogGraceSecs: Double,
         refreshDelayMinSecs: Double, refreshDelayMaxSecs: Double, processingDelayMinSecs: Double,
-        processingDelayMaxSecs: Double, energyBudgetLaunches: Int, minLaunchSpacingSecs: Double, pluginLoadsLate: Bool
+        processingDelayMaxSecs: Double, energyBudgetLaunches: Int, minLaunchSpacingSecs: Double, pluginLoadsLate: Bool,
+        maxConcurrentTasks: Int? = nil
     ) {
         self.refreshBudgetSecs = refreshBudgetSecs
         self.refreshEarlyExpiryChance = refreshEarlyExpiryChance
@@ -80,7 +85,11 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         self.energyBudgetLaunches = energyBudgetLaunches
         self.minLaunchSpacingSecs = minLaunchSpacingSecs
         self.pluginLoadsLate = pluginLoadsLate
+        self.maxConcurrentTasks = maxConcurrentTasks
     }
+
+    /// The largest `maxConcurrentTasks` accepted.
+    public static let maxConcurrentTasksLimit = 100
 
     /// For ``JSONShape``: the defaults.
     public static var shapeExample: IOSPolicy { defaults }
@@ -109,6 +118,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
             "energyBudgetLaunches": .number(energyBudgetLaunches), "pluginLoadsLate": .bool(pluginLoadsLate),
         ]
         for (key, path) in IOSPolicy.secondsKeys { o[key] = IOSPolicy.secondsJSON(self[keyPath: path]) }
+        if let v = maxConcurrentTasks { o["maxConcurrentTasks"] = .number(v) }
         return .object(JSONObject(o))
     }
 
@@ -136,6 +146,8 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         public var energyBudgetLaunches: Int?
         /// The new `pluginLoadsLate`, if given.
         public var pluginLoadsLate: Bool?
+        /// The new `maxConcurrentTasks`, if given: `.some(nil)` (JSON `null`) removes the limit.
+        public var maxConcurrentTasks: Int??
 
         /// For ``JSONShape``: no member.
         public static var shapeExample: Update { Update() }
@@ -143,17 +155,19 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         /// Creates an update.
         public init(
             seconds: [String: Double] = [:], refreshEarlyExpiryChance: Double? = nil, energyBudgetLaunches: Int? = nil,
-            pluginLoadsLate: Bool? = nil
+            pluginLoadsLate: Bool? = nil, maxConcurrentTasks: Int?? = nil
         ) {
             self.seconds = seconds
             self.refreshEarlyExpiryChance = refreshEarlyExpiryChance
             self.energyBudgetLaunches = energyBudgetLaunches
             self.pluginLoadsLate = pluginLoadsLate
+            self.maxConcurrentTasks = maxConcurrentTasks
         }
 
         /// Durations are finite numbers of seconds from 0 (budgets: from one tick,
         /// 0.000000001) to a year (31536000); the chance is from 0 to 1; the energy budget
-        /// an integer from 1 to 100,000.
+        /// an integer from 1 to 100,000; `maxConcurrentTasks` an integer from 1 to 100, or null
+        /// (no limit).
         public init(json: JSONValue) throws(JSONDecodingError) {
             let r = try ObjectReader(json)
             for (key, _) in IOSPolicy.secondsKeys {
@@ -183,6 +197,18 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
                 energyBudgetLaunches = Int(n)
             }
             pluginLoadsLate = try r.optional("pluginLoadsLate", .bool)
+            if let value = r.members["maxConcurrentTasks"] {
+                if value == .null {
+                    maxConcurrentTasks = .some(nil)
+                } else {
+                    guard let n = value.int64Value, n >= 1, n <= Int64(IOSPolicy.maxConcurrentTasksLimit) else {
+                        throw JSONDecodingError(
+                            path: "maxConcurrentTasks", expected: "an integer from 1 to 100, or null (no limit)",
+                            found: value.literalOrTypeName)
+                    }
+                    maxConcurrentTasks = .some(Int(n))
+                }
+            }
         }
 
         public var json: JSONValue {
@@ -190,6 +216,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
             if let v = refreshEarlyExpiryChance { o["refreshEarlyExpiryChance"] = .number(v) }
             if let v = energyBudgetLaunches { o["energyBudgetLaunches"] = .number(v) }
             if let v = pluginLoadsLate { o["pluginLoadsLate"] = .bool(v) }
+            if let v = maxConcurrentTasks { o["maxConcurrentTasks"] = v.map { .number($0) } ?? .null }
             return .object(JSONObject(o))
         }
     }
@@ -201,6 +228,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         if let v = update.refreshEarlyExpiryChance { p.refreshEarlyExpiryChance = v }
         if let v = update.energyBudgetLaunches { p.energyBudgetLaunches = v }
         if let v = update.pluginLoadsLate { p.pluginLoadsLate = v }
+        if let v = update.maxConcurrentTasks { p.maxConcurrentTasks = v }
         return p
     }
 }

@@ -47,21 +47,27 @@ public struct IOSStateSnapshot: JSONCodable, Codable, Hashable {
     public var policy: IOSPolicy
     /// The daily energy budget.
     public var energy: Energy
-    /// The running task as the OS sees it, or nil.
+    /// The running task as the OS sees it, or nil; with several running, the first launched
+    /// (``runningTasks`` lists them all).
     @ExplicitNull public var runningTask: RunningTask?
     /// The time of the next autonomous event (a timer, the watchdog, a budget, a
     /// deferral report, a launch) if only the clock moves; nil when none is due.
     @ExplicitNull public var nextEventAt: VirtualTime?
+    /// Every task the OS launched and still counts as running, in launch order (empty when
+    /// none runs): a refresh and a processing task may run together (`maxConcurrentTasks`).
+    public var runningTasks: [RunningTask]
 
-    /// The `ios` member.
+    /// The `ios` member; `runningTasks` defaults to `runningTask` alone.
     public init(
-        app: AppStatus, policy: IOSPolicy, energy: Energy, runningTask: RunningTask?, nextEventAt: VirtualTime? = nil
+        app: AppStatus, policy: IOSPolicy, energy: Energy, runningTask: RunningTask?, nextEventAt: VirtualTime? = nil,
+        runningTasks: [RunningTask]? = nil
     ) {
         self.app = app
         self.policy = policy
         self.energy = energy
         self.runningTask = runningTask
         self.nextEventAt = nextEventAt
+        self.runningTasks = runningTasks ?? (runningTask.map { [$0] } ?? [])
     }
 
 }
