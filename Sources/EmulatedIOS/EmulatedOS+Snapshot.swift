@@ -13,8 +13,14 @@ extension EmulatedOS {
                 identifier: task.identifier, budgetDeadline: times?.budgetDeadline, expiredAt: times?.expiredAt,
                 watchdogDeadline: times?.watchdogDeadline)
         }
+        // `runningTask` stays as it was; each `runningTasks` entry also says whether the app holds it.
+        let held = zip(running, runningTasks).map { entry, task in
+            var entry = entry
+            entry.heldByApp = app.isRunning && (app.plugin?.holds(task) ?? true)
+            return entry
+        }
         return IOSStateSnapshot(
             app: appStatus, policy: ios.policy, energy: energy, runningTask: running.first, nextEventAt: nextDueTime(),
-            runningTasks: running)
+            runningTasks: held)
     }
 }

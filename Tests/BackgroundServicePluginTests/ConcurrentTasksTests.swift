@@ -27,12 +27,13 @@ struct ConcurrentTasksTests {
             ios.runningTasks == [
                 .init(
                     identifier: refreshID, budgetDeadline: VirtualTime(seconds: 930), expiredAt: nil,
-                    watchdogDeadline: nil),
+                    watchdogDeadline: nil, heldByApp: true),
                 .init(
                     identifier: processingID, budgetDeadline: VirtualTime(seconds: 1500), expiredAt: nil,
-                    watchdogDeadline: nil),
+                    watchdogDeadline: nil, heldByApp: true),
             ])
-        #expect(ios.runningTask == ios.runningTasks.first)
+        // `runningTask` is the first, as it was written before (no `heldByApp`).
+        #expect(ios.runningTask?.identifier == refreshID && ios.runningTask?.heldByApp == nil)
         #expect(try Replies.explanation(5, in: lines).status == .running)
         #expect(try Replies.explanation(6, in: lines).status == .running)
     }

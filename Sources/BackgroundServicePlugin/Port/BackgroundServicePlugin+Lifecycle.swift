@@ -112,4 +112,9 @@ extension BackgroundServicePlugin: EmulatedApp {
         processEnded = true
         rejectPendingCancelInvoke(.terminated)
     }
+
+    /// Port: whether one of the two task references (seed lines 53, 57) is `task`.
+    func holds(_ task: BGTask) -> Bool {
+        currentRefreshTask === task || currentProcessingTask === task
+    }
 }

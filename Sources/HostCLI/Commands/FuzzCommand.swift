@@ -39,7 +39,7 @@ enum FuzzCommand {
           --os manual|ios        system level: the emulated OS told what to do (default), or acting on its
                                  own (the plugin under --os ios --os-seed SEED, reset between cases; the
                                  alphabet adds battery, Low Power Mode, device use, termination, opening
-                                 the app and the policy; invariants I1-I3 are checked too)
+                                 the app and the policy; invariants I1-I4 are checked too)
           --jobs N               plugins (processes or engines) in parallel (default 1)
           --out DIR              where traces go (default fuzz-out; checked before the run)
           --help                 this text

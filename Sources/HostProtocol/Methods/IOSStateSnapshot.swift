@@ -29,15 +29,20 @@ public struct IOSStateSnapshot: JSONCodable, Codable, Hashable {
         @ExplicitNull public var expiredAt: VirtualTime?
         /// When the watchdog kills the app unless the task is completed first.
         @ExplicitNull public var watchdogDeadline: VirtualTime?
+        /// In `runningTasks` only: whether the app's code still holds the task to complete it
+        /// (false: the task runs without an owner, and nothing will complete it).
+        public var heldByApp: Bool?
 
         /// The OS's view of the running task.
         public init(
-            identifier: String, budgetDeadline: VirtualTime?, expiredAt: VirtualTime?, watchdogDeadline: VirtualTime?
+            identifier: String, budgetDeadline: VirtualTime?, expiredAt: VirtualTime?, watchdogDeadline: VirtualTime?,
+            heldByApp: Bool? = nil
         ) {
             self.identifier = identifier
             self.budgetDeadline = budgetDeadline
             self.expiredAt = expiredAt
             self.watchdogDeadline = watchdogDeadline
+            self.heldByApp = heldByApp
         }
     }
 

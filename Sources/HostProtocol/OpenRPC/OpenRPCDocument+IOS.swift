@@ -21,7 +21,7 @@ extension OpenRPCDocument {
         let runningTask = object(
             [
                 "identifier": ["type": "string"], "budgetDeadline": nullableTime, "expiredAt": nullableTime,
-                "watchdogDeadline": nullableTime,
+                "watchdogDeadline": nullableTime, "heldByApp": ["type": "boolean"],
             ],
             required: ["identifier", "budgetDeadline", "expiredAt", "watchdogDeadline"],
             "The running task as the OS sees it.")

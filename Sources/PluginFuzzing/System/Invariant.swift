@@ -26,6 +26,8 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
     case i2 = "I2"
     /// `--os ios`: a service running when the app ended comes back at the next launch, or says why not.
     case i3 = "I3"
+    /// `--os ios`: no task is left running without an owner.
+    case i4 = "I4"
 
     /// The invariant's statement.
     public var statement: String {
@@ -43,6 +45,9 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
         case .i1: "no watchdog kill is caused by the host: every expired task is completed within the grace period"
         case .i2: "after a termination, no host call waits for ever"
         case .i3: "a service meant to run resumes after the app is launched again, or the host says why not"
+        case .i4:
+            "no task is left running without an owner: every task the OS runs is held by the app's code, which will"
+                + " complete it"
         }
     }
 
@@ -55,6 +60,6 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    /// Ordered by name (D1 ... D7, I1 ... I3).
+    /// Ordered by name (D1 ... D7, I1 ... I4).
     public static func < (a: Invariant, b: Invariant) -> Bool { a.rawValue < b.rawValue }
 }
