@@ -25,4 +25,13 @@ package protocol EmulatedApp: AnyObject {
     /// The process is dying: the app answers the calls it holds (the bridge's calls fail
     /// with `terminated`); nothing else of it runs again.
     func processDidEnd()
+    /// Whether the app's code still keeps `task` (a running task it launched) to complete it
+    /// later: `plugin/state`'s `ios.runningTasks[].heldByApp`. A running task no app code
+    /// holds is left without an owner: nothing will complete it.
+    func holds(_ task: BGTask) -> Bool
+}
+
+extension EmulatedApp {
+    /// An app that says nothing about its references owns every task.
+    package func holds(_ task: BGTask) -> Bool { true }
 }

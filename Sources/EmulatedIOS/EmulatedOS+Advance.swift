@@ -133,7 +133,7 @@ extension EmulatedOS {
         switch event {
         case .timer(let timer): fire(timer)
         case .watchdog: watchdogFires()
-        case .budget: expireRunningTask(cause: .budget)
+        case .budget: expireDueBudget()
         case .deferral(let identifier): reportDeferral(of: identifier)
         case .launch(let identifier): policy.launchDue(identifier, in: self)
         }

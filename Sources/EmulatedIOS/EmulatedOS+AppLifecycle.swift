@@ -10,14 +10,18 @@ import HostProtocol
 /// the background until the user opens the app. A later start is a new process:
 /// `os/appLaunched` first, then the plugin's `load` runs again on fresh state.
 extension EmulatedOS {
-    /// Ends the running process (the caller checked that it runs); a `crash` carries its
-    /// `exception` and `message` (`EmulatedOS+Crash.swift`).
-    package func terminateApp(reason: TerminationReason, exception: String? = nil, message: String? = nil) {
+    /// Ends the running process (the caller checked that it runs). Every running task
+    /// ends with it; `os/appTerminated` names `task` (the watchdog's) or the first running;
+    /// a `crash` carries its `exception` and `message` (`EmulatedOS+Crash.swift`).
+    package func terminateApp(
+        reason: TerminationReason, for killed: BGTask? = nil, exception: String? = nil, message: String? = nil
+    ) {
         guard let ios, app.isRunning else { return }
         let process = app
-        let task = runningTask
-        runningTask = nil
-        ios.taskEnded()
+        let task = killed ?? runningTask
+        let ended = runningTasks
+        runningTasks.removeAll()
+        for each in ended { ios.taskEnded(each) }
         process.end()
         ios.lastTermination = AppStatus.Termination(reason: reason, at: clock.now)
         if reason == .forceQuit { ios.forceQuit = true }

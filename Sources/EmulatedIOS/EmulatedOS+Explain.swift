@@ -7,7 +7,7 @@ extension EmulatedOS {
     /// when it could next run. Never an error for a string identifier: one with no
     /// request gets the factor `notPending`.
     package func explain(_ identifier: String) -> LaunchExplanation {
-        if let task = runningTask, task.identifier == identifier {
+        if runningTask(identifier) != nil {
             return LaunchExplanation(identifier: identifier, status: .running, reasons: [], nextPossibleAt: nil)
         }
         guard let request = store.pendingRequest(identifier) else {

@@ -60,9 +60,7 @@ extension EmulatedOS {
                 condition(.networkConnectivity, "requires network connectivity; the device has none")
             }
         }
-        if let running = runningTask {
-            condition(.taskRunning, "\(running.identifier) is running; the system runs one task at a time")
-        }
+        if let running = taskRunningDetail(for: request.identifier) { condition(.taskRunning, running) }
         var at = now
         func wait(_ factor: LaunchFactor, until t: VirtualTime, _ detail: String) {
             guard t > now else { return }

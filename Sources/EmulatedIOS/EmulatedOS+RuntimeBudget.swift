@@ -26,13 +26,16 @@ extension EmulatedOS {
         if let v = params.lowPowerMode { device.lowPowerMode = v }
         if let v = params.deviceInUse { device.deviceInUse = v }
         self.device.conditions.ios = device
-        if let cause = lostConstraint(before: before) { expireRunningTask(cause: cause) }
+        for task in runningTasks {
+            if let cause = lostConstraint(of: task, before: before) { expire(task, cause: cause) }
+        }
         return conditions
     }
 
-    /// Which condition of the running processing task stopped holding, if one did.
-    private func lostConstraint(before: Conditions) -> ExpirationCause? {
-        guard let ios, let constraints = ios.runningConstraints, let task = runningTask, !task.hasExpired else {
+    /// Which condition of a running processing task stopped holding, if one did.
+    private func lostConstraint(of task: BGTask, before: Conditions) -> ExpirationCause? {
+        guard let ios, let constraints = ios.running[task.serial]?.constraints, isRunning(task), !task.hasExpired
+        else {
             return nil
         }
         let now = conditions

@@ -9,12 +9,14 @@ import HostProtocol
 /// reason `watchdog`, then the invokes the app held are answered `terminated`. The
 /// watchdog is armed by ``IOSSystem/expirationHandlerReturned(in:)``.
 extension EmulatedOS {
-    /// The grace period is over and the task is still not completed: kill the app.
+    /// A task's grace period is over and it is still not completed: kill the app. (With
+    /// two tasks running, the one whose grace ended first; launch order at equal times.)
     package func watchdogFires() {
-        guard let ios else { return }
-        ios.watchdogDeadline = nil
-        guard let task = runningTask, app.isRunning else { return }
-        let expiredAt = ios.expiredAt?.decimalSeconds ?? clock.now.decimalSeconds
+        guard let ios, let due = ios.earliest(\.watchdogDeadline, among: runningTasks) else { return }
+        let task = due.task
+        ios.running[task.serial]?.watchdogDeadline = nil
+        guard app.isRunning else { return }
+        let expiredAt = ios.running[task.serial]?.expiredAt?.decimalSeconds ?? clock.now.decimalSeconds
         events.counters.watchdogKills = (events.counters.watchdogKills ?? 0) + 1
         events.violation(
             rule: "ios.watchdog",
@@ -22,6 +24,6 @@ extension EmulatedOS {
                 + "\(IOSPolicy.secondsJSON(ios.policy.watchdogGraceSecs)) s "
                 + "after its expiration handler ran at \(expiredAt); the system killed the app "
                 + "(call setTaskCompleted promptly on expiration)")
-        terminateApp(reason: .watchdog)
+        terminateApp(reason: .watchdog, for: task)
     }
 }

@@ -3,7 +3,7 @@ import HostProtocol
 /// The emulated operating system around the app: what outlives the app's process.
 ///
 /// It holds the clock, the system's pending requests (``TaskRequestStore``), the
-/// device's conditions, the completion ledger, the running task and, under
+/// device's conditions, the completion ledger, the running tasks and, under
 /// `--os ios`, the policy's state (``IOSSystem``). The app's process
 /// (``AppProcess``: the plugin, its registrations, its run loop) is replaced when
 /// the app is terminated and started again. The controls the host uses to play the
@@ -25,8 +25,10 @@ package final class EmulatedOS {
     package private(set) var app: AppProcess
     /// Creates the plugin instance inside a new process (set by ``PluginWorld``).
     package var makePlugin: ((EmulatedOS) -> any EmulatedApp)?
-    /// The task launched and not yet completed (the OS launches one at a time).
-    package var runningTask: BGTask?
+    /// The tasks launched and not yet completed, in launch order: at most one under
+    /// `--os manual`, up to the policy's `maxConcurrentTasks` under `--os ios`
+    /// (`EmulatedOS+Concurrency.swift`).
+    package internal(set) var runningTasks: [BGTask] = []
     private var nextTaskSerial: UInt64 = 0
 
     package init(clock: PluginClock, infoPlist: InfoPlist, events: EventSink, faults: OSFaults, ios: IOSSystem? = nil) {
@@ -39,9 +41,9 @@ package final class EmulatedOS {
         self.store = TaskRequestStore(infoPlist: infoPlist, device: device, events: events, faults: faults)
         self.app = AppProcess(store: store, clock: clock, faults: faults, cause: .user)
         ledger.onFirstCompletion = { [unowned self] task in
-            if self.runningTask === task {
-                self.runningTask = nil
-                self.policy.taskEnded()
+            if let index = self.runningTasks.firstIndex(where: { $0 === task }) {
+                self.runningTasks.remove(at: index)
+                self.policy.taskEnded(task, in: self)
             }
         }
         policy.install(on: self)
@@ -81,9 +83,8 @@ package final class EmulatedOS {
         guard scheduler.registrations[identifier] != nil else {
             throw RPCError.invalidParams(unregistered(identifier))
         }
-        if let running = runningTask, !faults.contains(.allowConcurrentLaunch) {
-            throw RPCError.invalidState(
-                "cannot launch \(identifier): \(running.identifier) is still running (the OS runs one task at a time)")
+        if let refusal = launchRefusal(of: identifier), !faults.contains(.allowConcurrentLaunch) {
+            throw RPCError.invalidState("cannot launch \(identifier): \(refusal)")
         }
         guard store.pendingRequest(identifier) != nil else {
             throw RPCError.invalidState("cannot launch \(identifier): no request for it is pending")
@@ -101,7 +102,10 @@ package final class EmulatedOS {
             request is BGProcessingTaskRequest
             ? BGProcessingTask(identifier: identifier, launchedAt: clock.now, serial: nextTaskSerial, ledger: ledger)
             : BGAppRefreshTask(identifier: identifier, launchedAt: clock.now, serial: nextTaskSerial, ledger: ledger)
-        runningTask = task
+        // Only the `allow-concurrent-launch` fault launches past the limit: the OS then
+        // loses track of the tasks that ran (as it did with one task slot).
+        if launchRefusal(of: identifier) != nil { forgetRunningTasks() }
+        runningTasks.append(task)
         events.counters.launched += 1
         policy.taskLaunched(task, request: request, in: self)
         events.send(TaskLaunchedEvent.self, .init(identifier: identifier, at: clock.now, kind: task.kind))
@@ -109,7 +113,7 @@ package final class EmulatedOS {
         return task
     }
 
-    /// `os/expire`: runs the running task's expiration handler.
+    /// `os/expire`: runs the running task's expiration handler (the task of that identifier).
     package func expire(identifier: String) throws(RPCError) {
         // (Under `--os manual` the app always runs; under `--os ios` it may not, and then
         // its registrations are gone with it.)
@@ -118,27 +122,27 @@ package final class EmulatedOS {
                 throw RPCError.invalidParams(unregistered(identifier))
             }
         }
-        guard let task = runningTask, task.identifier == identifier else {
+        guard let task = runningTask(identifier) else {
             throw RPCError.invalidState("cannot expire \(identifier): it is not running")
         }
         guard !task.hasExpired else {
             throw RPCError.invalidState("cannot expire \(identifier): its expiration handler already ran")
         }
-        expireRunningTask(cause: .simulated)
+        expire(task, cause: .simulated)
     }
 
     /// The one expiration path (`os/expire` and, under `--os ios`, budgets and lost
     /// constraints): report it, run the handler; under `--os ios`, a task still not
-    /// completed afterwards starts the watchdog's grace period.
-    package func expireRunningTask(cause: ExpirationCause) {
-        guard let task = runningTask, !task.hasExpired else { return }
+    /// completed afterwards starts its watchdog's grace period.
+    package func expire(_ task: BGTask, cause: ExpirationCause) {
+        guard isRunning(task), !task.hasExpired else { return }
         task.hasExpired = true
         events.counters.expired += 1
         let reported = policy.reportsExpirationCause ? cause : nil
         events.send(TaskExpiredEvent.self, .init(identifier: task.identifier, at: clock.now, cause: reported))
-        policy.taskExpiring(in: self)
+        policy.taskExpiring(task, in: self)
         runExpirationHandler(of: task)
-        if runningTask === task { policy.expirationHandlerReturned(in: self) }
+        if isRunning(task) { policy.expirationHandlerReturned(task, in: self) }
     }
 
     // MARK: - Conditions and direct scheduler calls

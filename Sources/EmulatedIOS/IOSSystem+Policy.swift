@@ -58,31 +58,42 @@ extension IOSSystem: OSPolicy {
         } else {
             budget = VirtualTime.nanoseconds(fromSeconds: policy.processingBudgetSecs) ?? 0
         }
-        taskEnded()
-        budgetDeadline = now.adding(nanoseconds: budget)
-        if let processing = request as? BGProcessingTaskRequest {
-            runningConstraints = (processing.requiresExternalPower, processing.requiresNetworkConnectivity)
+        let constraints = (request as? BGProcessingTaskRequest).map {
+            (power: $0.requiresExternalPower, network: $0.requiresNetworkConnectivity)
         }
+        running[task.serial] = RunningTaskTimes(
+            budgetDeadline: now.adding(nanoseconds: budget), constraints: constraints)
     }
 
-    /// The budget is spent; the watchdog's grace counts from now.
-    package func taskExpiring(in os: EmulatedOS) {
-        budgetDeadline = nil
-        expiredAt = os.clock.now
+    /// The task's budget is spent; the watchdog's grace counts from now.
+    package func taskExpiring(_ task: BGTask, in os: EmulatedOS) {
+        running[task.serial]?.budgetDeadline = nil
+        running[task.serial]?.expiredAt = os.clock.now
     }
 
-    /// Arms the watchdog (`EmulatedOS+Watchdog.swift`): `watchdogGraceSecs` from now.
-    package func expirationHandlerReturned(in os: EmulatedOS) {
+    /// Arms the task's watchdog (`EmulatedOS+Watchdog.swift`): `watchdogGraceSecs` from now.
+    package func expirationHandlerReturned(_ task: BGTask, in os: EmulatedOS) {
         let grace = VirtualTime.nanoseconds(fromSeconds: policy.watchdogGraceSecs) ?? 0
-        watchdogDeadline = os.clock.now.adding(nanoseconds: grace)
+        running[task.serial]?.watchdogDeadline = os.clock.now.adding(nanoseconds: grace)
     }
 
-    /// The watchdog, the running task's budget, and the next launch or deferral report.
+    /// Forgets a task's deadlines.
+    package func taskEnded(_ task: BGTask, in os: EmulatedOS) { taskEnded(task) }
+
+    /// The earliest watchdog and the earliest budget of the running tasks, and the next
+    /// launch or deferral report.
     package func addDueEvents(of os: EmulatedOS, to candidates: inout [EmulatedOS.Due]) {
-        if let t = watchdogDeadline { candidates.append(EmulatedOS.Due(at: t, event: .watchdog)) }
-        if let t = budgetDeadline { candidates.append(EmulatedOS.Due(at: t, event: .budget)) }
+        if let t = earliest(\.watchdogDeadline, among: os.runningTasks) {
+            candidates.append(EmulatedOS.Due(at: t.at, event: .watchdog))
+        }
+        if let t = earliest(\.budgetDeadline, among: os.runningTasks) {
+            candidates.append(EmulatedOS.Due(at: t.at, event: .budget))
+        }
         if let next = os.nextPolicyEvent() { candidates.append(next) }
     }
+
+    /// The policy's limit (nil: none).
+    package var maxConcurrentTasks: Int? { policy.maxConcurrentTasks }
 
     /// Launches a request the policy chose, cold-starting the app when it is not running.
     package func launchDue(_ identifier: String, in os: EmulatedOS) {

@@ -1,7 +1,7 @@
 import HostProtocol
 
 /// What the `--os ios` system remembers beyond the app's process: the policy and its
-/// seeded generator, the energy budget, recent launches, the force-quit mark, the
+/// seeded generator, the energy budget, recent launches, the force-quit mark, each
 /// running task's budget and watchdog deadlines, and the app's life so far.
 ///
 /// Reset (`plugin/reset`) builds a new one from the same seed.
@@ -15,14 +15,8 @@ package final class IOSSystem {
     package var lastLaunch: [String: VirtualTime] = [:]
     /// Set by a force-quit; cleared when the user opens the app.
     package var forceQuit = false
-    /// The running task's budget deadline (nil once expired).
-    package var budgetDeadline: VirtualTime?
-    /// When the running task's expiration handler ran.
-    package var expiredAt: VirtualTime?
-    /// When the watchdog kills the app unless the running task completes first.
-    package var watchdogDeadline: VirtualTime?
-    /// The running processing task's constraints (they expire it when lost).
-    package var runningConstraints: (power: Bool, network: Bool)?
+    /// Each running task's budget, expiration and watchdog deadlines, by its serial.
+    package var running: [UInt64: RunningTaskTimes] = [:]
     /// How the last process ended.
     package var lastTermination: AppStatus.Termination?
     /// Processes started (the first included).
@@ -37,12 +31,9 @@ package final class IOSSystem {
         energy = EnergyBudget(capacity: IOSPolicy.defaults.energyBudgetLaunches, at: .zero)
     }
 
-    /// The running task ended (completed or killed): forget its deadlines.
-    package func taskEnded() {
-        budgetDeadline = nil
-        expiredAt = nil
-        watchdogDeadline = nil
-        runningConstraints = nil
+    /// A running task ended (completed or killed): forget its deadlines.
+    package func taskEnded(_ task: BGTask) {
+        running[task.serial] = nil
     }
 
     /// A uniform draw of whole milliseconds between two second values, as nanoseconds.

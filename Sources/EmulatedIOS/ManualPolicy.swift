@@ -24,11 +24,14 @@ package final class ManualPolicy: OSPolicy {
 
     package func taskLaunched(_ task: BGTask, request: BGTaskRequest, in os: EmulatedOS) {}
 
-    package func taskExpiring(in os: EmulatedOS) {}
+    package func taskExpiring(_ task: BGTask, in os: EmulatedOS) {}
 
-    package func expirationHandlerReturned(in os: EmulatedOS) {}
+    package func expirationHandlerReturned(_ task: BGTask, in os: EmulatedOS) {}
 
-    package func taskEnded() {}
+    package func taskEnded(_ task: BGTask, in os: EmulatedOS) {}
+
+    /// One task at a time (the contract's one-active rule).
+    package var maxConcurrentTasks: Int? { 1 }
 
     package func addDueEvents(of os: EmulatedOS, to candidates: inout [EmulatedOS.Due]) {
         if let launch = nextAutoLaunch(in: os) {

@@ -4,7 +4,7 @@ import HostProtocol
 /// interface, two policies.
 ///
 /// ``EmulatedOS`` holds the mechanism both modes share (the pending requests, the
-/// running task, launching and expiring it, the app's processes, the advance loop) and
+/// running tasks, launching and expiring it, the app's processes, the advance loop) and
 /// asks its policy at each point where the two differ. ``ManualPolicy`` is the
 /// contract's OS, which acts only when told (and launches by itself only under
 /// `autoLaunch`); ``IOSSystem`` adds iOS's own decisions: planned launch times, runtime
@@ -35,14 +35,16 @@ package protocol OSPolicy: AnyObject {
     func prepareLaunch(of identifier: String, in os: EmulatedOS) throws(RPCError)
     /// A task was launched, before its launch handler runs.
     func taskLaunched(_ task: BGTask, request: BGTaskRequest, in os: EmulatedOS)
-    /// The running task is about to be expired (its handler runs next).
-    func taskExpiring(in os: EmulatedOS)
-    /// The running task's expiration handler returned and the task is still running.
-    func expirationHandlerReturned(in os: EmulatedOS)
-    /// The running task ended (completed, or its process killed).
-    func taskEnded()
+    /// A running task is about to be expired (its handler runs next).
+    func taskExpiring(_ task: BGTask, in os: EmulatedOS)
+    /// A running task's expiration handler returned and the task is still running.
+    func expirationHandlerReturned(_ task: BGTask, in os: EmulatedOS)
+    /// A running task ended (completed, or its process killed).
+    func taskEnded(_ task: BGTask, in os: EmulatedOS)
     /// Adds what the policy will do by itself, and when, to `candidates` (the OS adds the app's timers).
     func addDueEvents(of os: EmulatedOS, to candidates: inout [EmulatedOS.Due])
     /// A launch the policy scheduled (``EmulatedOS/Autonomous/launch(_:)``) is due now.
     func launchDue(_ identifier: String, in os: EmulatedOS)
+    /// How many tasks may run at once (nil: no limit; `--os manual`: 1, the contract's one-active rule).
+    var maxConcurrentTasks: Int? { get }
 }

@@ -86,7 +86,8 @@ struct AppLifecycleTests {
         let lines = try Plugin.lines(
             iosFlags(),
             [
-                setPolicy(1, calmPolicy), req(2, "startKeepalive"), terminate(3, "forceQuit"), advance(4, "86400"),
+                setPolicy(1, calmOneTaskPolicy), req(2, "startKeepalive"), terminate(3, "forceQuit"),
+                advance(4, "86400"),
                 explain(5, refreshID), openApp(6), advance(7, "0"), state(8),
             ])
         #expect(Replies.events("os/taskLaunched", in: lines).count == 1)

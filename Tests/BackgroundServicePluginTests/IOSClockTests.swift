@@ -18,9 +18,10 @@ struct IOSClockTests {
 
     /// One `os/advanceTime 86400` runs the whole day: launches spread over it (energy
     /// budget and rate limit), refresh tasks ended by the safety timer or an early
-    /// budget, processing tasks by their 10-minute budget, nothing killed.
+    /// budget, processing tasks by their 10-minute budget, nothing killed, one task at a
+    /// time (with two at once the seed gets killed: ConcurrentTasksTests).
     @Test func wholeDayInOneCall() throws {
-        let lines = try Plugin.lines(iosFlags(), Self.day)
+        let lines = try Plugin.lines(iosFlags(), [setPolicy(0, #"{"maxConcurrentTasks":1}"#)] + Self.day)
         #expect(lines.contains(now(4, "86400")))
         let s = try Replies.state(5, in: lines)
         let launched = Replies.events("os/taskLaunched", in: lines)

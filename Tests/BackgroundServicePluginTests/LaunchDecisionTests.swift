@@ -180,14 +180,14 @@ struct LaunchDecisionTests {
         #expect(deferred.allSatisfy { $0["nextPossibleAt"]?.description == "87300" })
     }
 
-    /// One task at a time: a request due while another task runs waits for it. (The
-    /// seed's `completeBgTask` resubmits the processing request; it is submitted again
-    /// for 900, now past.)
+    /// One task at a time (`maxConcurrentTasks` 1): a request due while another task runs
+    /// waits for it. (The seed's `completeBgTask` resubmits the processing request; it is
+    /// submitted again for 900, now past.)
     @Test func taskRunning() throws {
         let lines = try Plugin.lines(
             iosFlags(),
             [
-                setPolicy(1, calmPolicy), Self.submit(2, refreshID), Self.submit(3, processingID),
+                setPolicy(1, calmOneTaskPolicy), Self.submit(2, refreshID), Self.submit(3, processingID),
                 req(4, "os/setConditions", #"{"batteryLevel":0.5}"#), advance(5, "910"), explain(6, processingID),
                 req(7, "completeBgTask"), Self.submit(8, processingID), advance(9, "0"),
             ])

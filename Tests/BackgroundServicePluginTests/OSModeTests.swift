@@ -154,6 +154,18 @@ struct OSModeTests {
             conditions(3, #"{"deviceInUse":true,"externalPower":1}"#),
             p + #"\"externalPower\" must be a boolean, got number"#
         ),
+        (
+            setPolicy(3, #"{"maxConcurrentTasks":0}"#),
+            p + #"\"maxConcurrentTasks\" must be an integer from 1 to 100, or null (no limit), got 0"#
+        ),
+        (
+            setPolicy(3, #"{"maxConcurrentTasks":1.5}"#),
+            p + #"\"maxConcurrentTasks\" must be an integer from 1 to 100, or null (no limit), got 1.5"#
+        ),
+        (
+            setPolicy(3, #"{"maxConcurrentTasks":"1"}"#),
+            p + #"\"maxConcurrentTasks\" must be an integer from 1 to 100, or null (no limit), got string"#
+        ),
     ])
     func badParamsChangeNothing(request: String, message: String) throws {
         let lines = try Plugin.lines(iosFlags(), [req(1, "startKeepalive"), state(2), request, state(4)])

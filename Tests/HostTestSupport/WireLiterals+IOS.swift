@@ -7,6 +7,11 @@ package func iosFlags(seed: UInt64 = 0) -> [String] { ["--os", "ios", "--os-seed
 /// budgets of exactly `refreshBudgetSecs`.
 package let calmPolicy = #"{"refreshDelayMaxSecs":0,"processingDelayMaxSecs":0,"refreshEarlyExpiryChance":0}"#
 
+/// The calm policy, one task at a time (`maxConcurrentTasks` 1: the seed's assumption), for
+/// tests whose subject is not two tasks running at once.
+package let calmOneTaskPolicy =
+    #"{"refreshDelayMaxSecs":0,"processingDelayMaxSecs":0,"refreshEarlyExpiryChance":0,"maxConcurrentTasks":1}"#
+
 package func setPolicy(_ id: Int, _ params: String) -> String { req(id, "os/setPolicy", params) }
 package func terminate(_ id: Int, _ reason: String) -> String { req(id, "os/terminate", #"{"reason":"\#(reason)"}"#) }
 package func openApp(_ id: Int) -> String { req(id, "os/openApp") }

@@ -23,6 +23,9 @@ func makeIOSSimulation(
         OSSetPolicy.self,
         try .init(json: [
             "refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0, "refreshEarlyExpiryChance": 0,
+            // One task at a time: these tests step the Rust side through one task's life
+            // (two at once are ConcurrentTasksTests's subject).
+            "maxConcurrentTasks": 1,
         ]))
     return sim
 }

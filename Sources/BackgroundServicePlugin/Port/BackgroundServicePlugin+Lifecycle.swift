@@ -121,4 +121,19 @@ extension BackgroundServicePlugin: EmulatedApp {
         processEnded = true
         rejectPendingCancelInvoke(.terminated)
     }
+
+    /// Port: whether one of the two task references (seed lines 53, 57) is `task`.
+    func holds(_ task: BGTask) -> Bool {
+        currentRefreshTask === task || currentProcessingTask === task
+    }
+}
+
+extension PortFrame {
+    /// `task.expirationHandler = { [weak self] in self?.handleExpiration() }`. Port: under
+    /// `strict` the handler passes its own task, so that it completes the task that expired
+    /// and not whichever is active (two may run at once).
+    func setExpirationHandler() {
+        let own = plugin.profile == .strict ? task : nil
+        task?.expirationHandler = { [weak self = plugin, weak own] in self?.run(\.handleExpiration, task: own) }
+    }
 }

@@ -68,9 +68,7 @@ final class BackgroundServicePlugin: StepWriting {
     // MARK: - BGAppRefreshTask Handler
     lazy var handleBackgroundTask = program("handleBackgroundTask") {
         step("self.currentRefreshTask = task") { $0.currentRefreshTask = $0.task as? BGAppRefreshTask }
-        step("task.expirationHandler = { [weak self] in self?.handleExpiration() }") { f in
-            f.task?.expirationHandler = { [weak self = f.plugin] in self?.run(\.handleExpiration) }
-        }
+        step("task.expirationHandler = { [weak self] in self?.handleExpiration() }") { $0.setExpirationHandler() }
         // Always start safety timer for refresh tasks (default: 28s)
         startSafetyTimer(with: "safetyTimeout") { $0.safetyTimeout }
     }
@@ -78,9 +76,7 @@ final class BackgroundServicePlugin: StepWriting {
     // MARK: - BGProcessingTask Handler
     lazy var handleProcessingTask = program("handleProcessingTask") {
         step("self.currentProcessingTask = task") { $0.currentProcessingTask = $0.task as? BGProcessingTask }
-        step("task.expirationHandler = { [weak self] in self?.handleExpiration() }") { f in
-            f.task?.expirationHandler = { [weak self = f.plugin] in self?.run(\.handleExpiration) }
-        }
+        step("task.expirationHandler = { [weak self] in self?.handleExpiration() }") { $0.setExpirationHandler() }
         // Only start safety timer for processing tasks if an explicit timeout was configured
         when("if let timeout = processingSafetyTimeoutSecs, timeout > 0") {
             bind(&$0.timeout, $0.processingSafetyTimeoutSecs.flatMap { $0 > 0 ? $0 : nil })
@@ -100,7 +96,8 @@ final class BackgroundServicePlugin: StepWriting {
         }
         // Complete whichever task is active — nil out BEFORE completing
         // to prevent double-completion if completeBgTask races in.
-        completeActiveTask(success: "false") { _ in false }
+        // Port: under `strict`, the task that expired (each task's handler passes its own).
+        if profile == .strict { completeExpiringTask } else { completeActiveTask(success: "false") { _ in false } }
         // Schedule next tasks
         scheduleNext
         // Clear remaining state
@@ -142,8 +139,12 @@ final class BackgroundServicePlugin: StepWriting {
 
     // MARK: - Cleanup
     lazy var cleanup = call("cleanup()") {
-        step("currentRefreshTask = nil") { $0.currentRefreshTask = nil }
-        step("currentProcessingTask = nil") { $0.currentProcessingTask = nil }
+        // Port: under `strict` the task references are cleared only where their task is
+        // completed (nil out BEFORE completing), so that no task is let go uncompleted.
+        if profile != .strict {
+            step("currentRefreshTask = nil") { $0.currentRefreshTask = nil }
+            step("currentProcessingTask = nil") { $0.currentProcessingTask = nil }
+        }
         step("pendingCancelInvoke = nil") { $0.pendingCancelInvoke = nil }
         step("safetyTimer?.invalidate()") { $0.safetyTimer?.invalidate() }
         step("safetyTimer = nil") { $0.safetyTimer = nil }
@@ -270,8 +271,25 @@ final class BackgroundServicePlugin: StepWriting {
     }
 
     /// The seed's block, four times: "Complete whichever task is active — nil out BEFORE completing".
+    /// Port: under `strict`, every active task (two may run at once): refresh, then processing.
     private func completeActiveTask(success text: String, _ success: @escaping (PortFrame) -> Bool) -> Step<PortFrame> {
-        when("if let task = currentRefreshTask") {
+        if profile == .strict {
+            return call("completeEveryActiveTask(success: \(text))") {
+                when("if let task = currentRefreshTask") {
+                    bind(&$0.task, $0.currentRefreshTask)
+                } then: {
+                    step("currentRefreshTask = nil") { $0.currentRefreshTask = nil }
+                    step("task.setTaskCompleted(success: \(text))") { $0.task?.setTaskCompleted(success: success($0)) }
+                }
+                when("if let task = currentProcessingTask") {
+                    bind(&$0.task, $0.currentProcessingTask)
+                } then: {
+                    step("currentProcessingTask = nil") { $0.currentProcessingTask = nil }
+                    step("task.setTaskCompleted(success: \(text))") { $0.task?.setTaskCompleted(success: success($0)) }
+                }
+            }
+        }
+        return when("if let task = currentRefreshTask") {
             bind(&$0.task, $0.currentRefreshTask)
         } then: {
             step("currentRefreshTask = nil") { $0.currentRefreshTask = nil }
@@ -283,6 +301,17 @@ final class BackgroundServicePlugin: StepWriting {
                 step("currentProcessingTask = nil") { $0.currentProcessingTask = nil }
                 step("task.setTaskCompleted(success: \(text))") { $0.task?.setTaskCompleted(success: success($0)) }
             }
+        }
+    }
+
+    /// Port: `strict` only: the expiring task (the frame's, passed by its own handler) is
+    /// completed, and only its reference cleared; another task running beside it stays held.
+    private var completeExpiringTask: Step<PortFrame> {
+        step("expiringTask.setTaskCompleted(success: false)") { f in
+            guard let task = f.task else { return }
+            if f.currentRefreshTask === task { f.currentRefreshTask = nil }
+            if f.currentProcessingTask === task { f.currentProcessingTask = nil }
+            task.setTaskCompleted(success: false)
         }
     }
 

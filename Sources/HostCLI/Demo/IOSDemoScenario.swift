@@ -60,7 +60,9 @@ struct IOSDemoScenario {
         try sim.os(
             OSSetPolicy.self,
             .init(
-                seconds: ["refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0], refreshEarlyExpiryChance: 1))
+                seconds: ["refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0], refreshEarlyExpiryChance: 1,
+                // These four happenings are one task at a time (the seed's assumption).
+                maxConcurrentTasks: .some(1)))
 
         // 1. A refresh expired early.
         try start("The app starts the sync service (run 1: the sync would take an hour)", config)

@@ -43,6 +43,10 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
     /// `didFinishLaunching` returned; every process's registration is late (the cause of which
     /// `pluginLoadsLate` is the bare effect; either makes `load` run late).
     public var multipleScenes: Bool
+    /// How many tasks the system runs at once (default nil: no limit, so a refresh and a
+    /// processing task may run together, as on a device: immich-app/immich pull request
+    /// 22111); `1` is the seed's assumption (seed lines 52-57). Written only when set.
+    public var maxConcurrentTasks: Int?
 
     /// The defaults.
     public static let defaults = IOSPolicy(
@@ -77,7 +81,8 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         refreshEarlyExpiryMaxSecs: Double, processingBudgetSecs: Double, watchdogGraceSecs: Double,
         refreshDelayMinSecs: Double, refreshDelayMaxSecs: Double, processingDelayMinSecs: Double,
         processingDelayMaxSecs: Double, energyBudgetLaunches: Int, minLaunchSpacingSecs: Double, pluginLoadsLate: Bool,
-        crashOnMisuse: Bool = true, multipleScenes: Bool = false
+        crashOnMisuse: Bool = true, multipleScenes: Bool = false,
+        maxConcurrentTasks: Int? = nil
     ) {
         self.refreshBudgetSecs = refreshBudgetSecs
         self.refreshEarlyExpiryChance = refreshEarlyExpiryChance
@@ -94,7 +99,11 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         self.pluginLoadsLate = pluginLoadsLate
         self.crashOnMisuse = crashOnMisuse
         self.multipleScenes = multipleScenes
+        self.maxConcurrentTasks = maxConcurrentTasks
     }
+
+    /// The largest `maxConcurrentTasks` accepted.
+    public static let maxConcurrentTasksLimit = 100
 
     /// For ``JSONShape``: the defaults.
     public static var shapeExample: IOSPolicy { defaults }
@@ -126,6 +135,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
             "crashOnMisuse": .bool(crashOnMisuse), "multipleScenes": .bool(multipleScenes),
         ]
         for (key, path) in IOSPolicy.secondsKeys { o[key] = IOSPolicy.secondsJSON(self[keyPath: path]) }
+        if let v = maxConcurrentTasks { o["maxConcurrentTasks"] = .number(v) }
         return .object(JSONObject(o))
     }
 
@@ -157,6 +167,8 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         public var crashOnMisuse: Bool?
         /// The new `multipleScenes`, if given.
         public var multipleScenes: Bool?
+        /// The new `maxConcurrentTasks`, if given: `.some(nil)` (JSON `null`) removes the limit.
+        public var maxConcurrentTasks: Int??
 
         /// For ``JSONShape``: no member.
         public static var shapeExample: Update { Update() }
@@ -164,7 +176,8 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         /// Creates an update.
         public init(
             seconds: [String: Double] = [:], refreshEarlyExpiryChance: Double? = nil, energyBudgetLaunches: Int? = nil,
-            pluginLoadsLate: Bool? = nil, crashOnMisuse: Bool? = nil, multipleScenes: Bool? = nil
+            pluginLoadsLate: Bool? = nil, crashOnMisuse: Bool? = nil, multipleScenes: Bool? = nil,
+            maxConcurrentTasks: Int?? = nil
         ) {
             self.seconds = seconds
             self.refreshEarlyExpiryChance = refreshEarlyExpiryChance
@@ -172,11 +185,13 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
             self.pluginLoadsLate = pluginLoadsLate
             self.crashOnMisuse = crashOnMisuse
             self.multipleScenes = multipleScenes
+            self.maxConcurrentTasks = maxConcurrentTasks
         }
 
         /// Durations are finite numbers of seconds from 0 (budgets: from one tick,
         /// 0.000000001) to a year (31536000); the chance is from 0 to 1; the energy budget
-        /// an integer from 1 to 100,000.
+        /// an integer from 1 to 100,000; `maxConcurrentTasks` an integer from 1 to 100, or null
+        /// (no limit).
         public init(json: JSONValue) throws(JSONDecodingError) {
             let r = try ObjectReader(json)
             for (key, _) in IOSPolicy.secondsKeys {
@@ -208,6 +223,18 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
             pluginLoadsLate = try r.optional("pluginLoadsLate", .bool)
             crashOnMisuse = try r.optional("crashOnMisuse", .bool)
             multipleScenes = try r.optional("multipleScenes", .bool)
+            if let value = r.members["maxConcurrentTasks"] {
+                if value == .null {
+                    maxConcurrentTasks = .some(nil)
+                } else {
+                    guard let n = value.int64Value, n >= 1, n <= Int64(IOSPolicy.maxConcurrentTasksLimit) else {
+                        throw JSONDecodingError(
+                            path: "maxConcurrentTasks", expected: "an integer from 1 to 100, or null (no limit)",
+                            found: value.literalOrTypeName)
+                    }
+                    maxConcurrentTasks = .some(Int(n))
+                }
+            }
         }
 
         public var json: JSONValue {
@@ -217,6 +244,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
             if let v = pluginLoadsLate { o["pluginLoadsLate"] = .bool(v) }
             if let v = crashOnMisuse { o["crashOnMisuse"] = .bool(v) }
             if let v = multipleScenes { o["multipleScenes"] = .bool(v) }
+            if let v = maxConcurrentTasks { o["maxConcurrentTasks"] = v.map { .number($0) } ?? .null }
             return .object(JSONObject(o))
         }
     }
@@ -230,6 +258,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         if let v = update.pluginLoadsLate { p.pluginLoadsLate = v }
         if let v = update.crashOnMisuse { p.crashOnMisuse = v }
         if let v = update.multipleScenes { p.multipleScenes = v }
+        if let v = update.maxConcurrentTasks { p.maxConcurrentTasks = v }
         return p
     }
 }

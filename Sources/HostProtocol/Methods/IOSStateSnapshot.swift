@@ -29,15 +29,20 @@ public struct IOSStateSnapshot: JSONCodable, Codable, Hashable {
         @ExplicitNull public var expiredAt: VirtualTime?
         /// When the watchdog kills the app unless the task is completed first.
         @ExplicitNull public var watchdogDeadline: VirtualTime?
+        /// In `runningTasks` only: whether the app's code still holds the task to complete it
+        /// (false: the task runs without an owner, and nothing will complete it).
+        public var heldByApp: Bool?
 
         /// The OS's view of the running task.
         public init(
-            identifier: String, budgetDeadline: VirtualTime?, expiredAt: VirtualTime?, watchdogDeadline: VirtualTime?
+            identifier: String, budgetDeadline: VirtualTime?, expiredAt: VirtualTime?, watchdogDeadline: VirtualTime?,
+            heldByApp: Bool? = nil
         ) {
             self.identifier = identifier
             self.budgetDeadline = budgetDeadline
             self.expiredAt = expiredAt
             self.watchdogDeadline = watchdogDeadline
+            self.heldByApp = heldByApp
         }
     }
 
@@ -47,21 +52,27 @@ public struct IOSStateSnapshot: JSONCodable, Codable, Hashable {
     public var policy: IOSPolicy
     /// The daily energy budget.
     public var energy: Energy
-    /// The running task as the OS sees it, or nil.
+    /// The running task as the OS sees it, or nil; with several running, the first launched
+    /// (``runningTasks`` lists them all).
     @ExplicitNull public var runningTask: RunningTask?
     /// The time of the next autonomous event (a timer, the watchdog, a budget, a
     /// deferral report, a launch) if only the clock moves; nil when none is due.
     @ExplicitNull public var nextEventAt: VirtualTime?
+    /// Every task the OS launched and still counts as running, in launch order (empty when
+    /// none runs): a refresh and a processing task may run together (`maxConcurrentTasks`).
+    public var runningTasks: [RunningTask]
 
-    /// The `ios` member.
+    /// The `ios` member; `runningTasks` defaults to `runningTask` alone.
     public init(
-        app: AppStatus, policy: IOSPolicy, energy: Energy, runningTask: RunningTask?, nextEventAt: VirtualTime? = nil
+        app: AppStatus, policy: IOSPolicy, energy: Energy, runningTask: RunningTask?, nextEventAt: VirtualTime? = nil,
+        runningTasks: [RunningTask]? = nil
     ) {
         self.app = app
         self.policy = policy
         self.energy = energy
         self.runningTask = runningTask
         self.nextEventAt = nextEventAt
+        self.runningTasks = runningTasks ?? (runningTask.map { [$0] } ?? [])
     }
 
 }

@@ -14,6 +14,19 @@ extension OpenRPCDocument {
             "crashOnMisuse": ["type": "boolean"],
             "multipleScenes": ["type": "boolean"],
         ]
+        // Written only when set (absent: no limit); `os/setPolicy` takes null to remove it.
+        let optionalPolicy: [String: JSONValue] = [
+            "maxConcurrentTasks": [
+                "type": ["integer", "null"], "minimum": 1, "maximum": .number(IOSPolicy.maxConcurrentTasksLimit),
+            ]
+        ]
+        let runningTask = object(
+            [
+                "identifier": ["type": "string"], "budgetDeadline": nullableTime, "expiredAt": nullableTime,
+                "watchdogDeadline": nullableTime, "heldByApp": ["type": "boolean"],
+            ],
+            required: ["identifier", "budgetDeadline", "expiredAt", "watchdogDeadline"],
+            "The running task as the OS sees it.")
         for (key, _) in IOSPolicy.secondsKeys {
             let low = IOSPolicy.isBudget(key) ? IOSPolicy.minBudgetSeconds : 0
             policy[key] = [
@@ -46,7 +59,9 @@ extension OpenRPCDocument {
                     "phase", "launchCause", "launchedAt", "forceQuit", "registrationError", "lastTermination",
                     "launches",
                 ], "The app's process (--os ios)."),
-            "IOSPolicy": object(policy, required: policy.keys.sorted(), "The knobs of the --os ios policy."),
+            "IOSPolicy": object(
+                policy.merging(optionalPolicy) { a, _ in a }, required: policy.keys.sorted(),
+                "The knobs of the --os ios policy."),
             "LaunchReason": object(
                 ["factor": ref("LaunchFactor"), "detail": ["type": "string"], "until": time],
                 required: ["factor", "detail"], "One reason a request is not running now."),
@@ -68,21 +83,11 @@ extension OpenRPCDocument {
                             "capacity": ["type": "integer", "minimum": 1], "fullAt": time,
                         ],
                         required: ["launchesAvailable", "capacity", "fullAt"], "The daily energy budget."),
-                    "runningTask": [
-                        "anyOf": [
-                            object(
-                                [
-                                    "identifier": ["type": "string"], "budgetDeadline": nullableTime,
-                                    "expiredAt": nullableTime, "watchdogDeadline": nullableTime,
-                                ],
-                                required: ["identifier", "budgetDeadline", "expiredAt", "watchdogDeadline"],
-                                "The running task as the OS sees it."),
-                            ["type": "null"],
-                        ]
-                    ],
+                    "runningTask": ["anyOf": [runningTask, ["type": "null"]]],
                     "nextEventAt": nullableTime,
+                    "runningTasks": ["type": "array", "items": runningTask],
                 ],
-                required: ["app", "policy", "energy", "runningTask", "nextEventAt"],
+                required: ["app", "policy", "energy", "runningTask", "nextEventAt", "runningTasks"],
                 "plugin/state's ios member (--os ios only)."),
         ]
     }

@@ -28,6 +28,8 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
     case i3 = "I3"
     /// `--os ios`: no crash the host did not cause.
     case i4 = "I4"
+    /// `--os ios`: no task is left running without an owner.
+    case i5 = "I5"
 
     /// The invariant's statement.
     public var statement: String {
@@ -48,6 +50,9 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
         case .i4:
             "no crash the host did not cause: the app's process never ends by an uncaught exception of the "
                 + "plugin's making"
+        case .i5:
+            "no task is left running without an owner: every task the OS runs is held by the app's code, which will"
+                + " complete it"
         }
     }
 
@@ -60,6 +65,6 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    /// Ordered by name (D1 ... D7, I1 ... I3).
+    /// Ordered by name (D1 ... D7, I1 ... I5).
     public static func < (a: Invariant, b: Invariant) -> Bool { a.rawValue < b.rawValue }
 }

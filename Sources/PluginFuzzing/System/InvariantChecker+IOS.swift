@@ -31,6 +31,7 @@ extension InvariantChecker {
                         + "expiration handler ran, and nothing on the host side completed it"))
         }
         watchdogKillsSeen = kills
+        found += unowned(s)
         // I2: a call of a process that has ended, still unanswered: nothing will resume its task.
         for call in l.deadProcessCalls {
             found.append(
@@ -52,6 +53,35 @@ extension InvariantChecker {
                         + "running "
                         + "when the app last ended, and the new Rust side neither starts it nor says why"))
         }
+        return found
+    }
+
+    /// I5: a task the OS runs that the app's code no longer holds. When the app held it at the
+    /// last check while another task ran beside it, or another task was completed since the
+    /// last check, completing that other task let go of it (the seed's one `cleanup()`, seed
+    /// lines 177-183, clears both task references).
+    private mutating func unowned(_ s: PluginStateSnapshot) -> [Violation] {
+        let running = s.ios?.runningTasks ?? []
+        let completedSince = s.counters.completed > completedSeen
+        completedSeen = s.counters.completed
+        var found: [Violation] = []
+        var stillLetGo: Set<String> = []
+        for task in running where task.heldByApp == false {
+            let letGo =
+                completedSince || heldBesideAnother.contains(task.identifier) || letGoTasks.contains(task.identifier)
+            if letGo { stillLetGo.insert(task.identifier) }
+            found.append(
+                Violation(
+                    invariant: .i5,
+                    cause: letGo
+                        ? "completing one task lets go of the other" : "a running task is left without an owner",
+                    detail: "\(task.identifier) is running, but the app holds no reference to it"
+                        + (letGo ? " since another task was completed" : "")
+                        + ": nothing will call setTaskCompleted; iOS will expire it at its budget and kill the app"))
+        }
+        let held = running.filter { $0.heldByApp == true }
+        heldBesideAnother = running.count > 1 ? Set(held.map(\.identifier)) : []
+        letGoTasks = stillLetGo
         return found
     }
 

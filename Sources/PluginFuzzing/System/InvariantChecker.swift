@@ -25,6 +25,12 @@ struct InvariantChecker {
     /// The app process the manager's runs belong to (a new process counts runs from 1 again).
     var process = 1
     var watchdogKillsSeen = 0
+    /// I5: the tasks the app held at the last check while another task ran beside them.
+    var heldBesideAnother: Set<String> = []
+    /// I5: the running tasks let go of that way, still running.
+    var letGoTasks: Set<String> = []
+    /// I5: the OS's completions at the last check.
+    var completedSeen = 0
     /// The plugin's `os/violation` reports seen so far, and how many were the cross-queue
     /// races on invokes (`--dispatch tauri`, `InvariantChecker+Queues.swift`).
     var pluginReportsSeen = 0
@@ -68,7 +74,8 @@ struct InvariantChecker {
         }
         // D2: a task the OS runs and the plugin no longer holds is never completed (under
         // --dispatch tauri, `cleanup()` on ipc can clear the reference the launch handler just stored).
-        if let task = osRunning, s.activeTask?.identifier != task.identifier {
+        // (Under --os ios, I5 reads the OS's own list of running tasks instead: it sees two at once.)
+        if s.ios == nil, let task = osRunning, s.activeTask?.identifier != task.identifier {
             found.append(
                 Violation(
                     invariant: .d2, cause: "the plugin let go of a running task",
