@@ -40,6 +40,16 @@ package final class EmulatedTimer {
         observer?(.invalidated, fireDate)
     }
 
+    /// `invalidate()` sent from a thread other than the one the timer was scheduled on: Apple's
+    /// documentation says the timer may then not be removed from its run loop. `removed`
+    /// invalidates it as `invalidate()` does; otherwise it stays valid and still fires at its
+    /// deadline (reported `notRemoved` when it was valid).
+    package func invalidateOffThread(_ outcome: TimerInvalidation) {
+        guard outcome == .notRemoved else { return invalidate() }
+        guard isValid else { return }
+        observer?(.notRemoved, fireDate)
+    }
+
     /// Called by the run loop at `fireDate`.
     package func fire() {
         guard isValid else { return }

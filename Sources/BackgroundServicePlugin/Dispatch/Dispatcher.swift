@@ -118,6 +118,14 @@ final class Dispatcher {
         schedule.install(params, mode: mode)
     }
 
+    /// What a `Timer.invalidate()` sent now does to a timer of the main run loop: under
+    /// `tauri`, sent from `ipc` (off the timer's thread), the schedule's choice; otherwise
+    /// (and by default) `removed`.
+    func timerInvalidation() -> TimerInvalidation {
+        guard mode == .tauri, let current, current != .main else { return .removed }
+        return schedule.chooseInvalidation()
+    }
+
     /// `plugin/reset`: the schedule as at start (the queues are empty: reset is a barrier).
     func reset() {
         schedule.reset()
