@@ -43,11 +43,10 @@ package final class EmulatedTimer {
     /// `invalidate()` sent from a thread other than the one the timer was scheduled on: Apple's
     /// documentation says the timer may then not be removed from its run loop. `removed`
     /// invalidates it as `invalidate()` does; otherwise it stays valid and still fires at its
-    /// deadline (reported `notRemoved` when it was valid).
+    /// deadline, and nothing is reported (the contract's `invalidated` means a timer that
+    /// stopped; this one did not).
     package func invalidateOffThread(_ outcome: TimerInvalidation) {
-        guard outcome == .notRemoved else { return invalidate() }
-        guard isValid else { return }
-        observer?(.notRemoved, fireDate)
+        if outcome == .removed { invalidate() }
     }
 
     /// Called by the run loop at `fireDate`.

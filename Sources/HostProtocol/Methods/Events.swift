@@ -105,10 +105,6 @@ public enum SafetyTimerEvent: RPCEvent {
         case fired
         /// The timer was invalidated before firing.
         case invalidated
-        /// `invalidate()` was sent from a thread other than the timer's and did not remove it
-        /// from its run loop (`--dispatch tauri`, `plugin/dispatchSchedule`'s `invalidations`):
-        /// it still fires at its deadline.
-        case notRemoved
     }
 
     /// `{state, deadline}`.
