@@ -21,12 +21,19 @@ extension EmulatedOS {
         /// When it is free again.
         package let until: VirtualTime
         /// Why it is busy, for the watchdog's message.
-        let cause: String
+        package let cause: String
+        /// For a caller blocked on main until its invoke is answered: whether it still waits
+        /// (the block then has no end of its own); nil for `os/blockMain`'s timed work.
+        let waiting: (() -> Bool)?
+
+        /// Whether a caller on main waits for an answer (a hop to main then deadlocks).
+        package var isCallerWaiting: Bool { waiting != nil }
     }
 
     /// The block of the running process's main thread, while it lasts.
     package var activeMainBlock: MainBlock? {
-        guard let block = mainBlock, app.isRunning, block.process == ObjectIdentifier(app), clock.now < block.until
+        guard let block = mainBlock, app.isRunning, block.process == ObjectIdentifier(app), clock.now < block.until,
+            block.waiting?() ?? true
         else { return nil }
         return block
     }
@@ -37,8 +44,18 @@ extension EmulatedOS {
         let start = activeMainBlock?.until ?? clock.now
         let since = activeMainBlock?.since ?? clock.now
         let until = start.adding(nanoseconds: duration.nanoseconds)
-        mainBlock = MainBlock(process: ObjectIdentifier(app), since: since, until: until, cause: cause)
+        mainBlock = MainBlock(process: ObjectIdentifier(app), since: since, until: until, cause: cause, waiting: nil)
         return OSBlockMain.Result(blockedSince: since, blockedUntil: until)
+    }
+
+    /// A caller on the main thread waits for an invoke's answer (`x-mainThreadCaller`): main
+    /// is blocked, with no end of its own, for as long as `waiting()` says.
+    package func blockMainForCaller(cause: String, waiting: @escaping () -> Bool) {
+        guard app.isRunning else { return }
+        let since = activeMainBlock?.since ?? clock.now
+        mainBlock = MainBlock(
+            process: ObjectIdentifier(app), since: since, until: VirtualTime(nanoseconds: VirtualTime.limit),
+            cause: cause, waiting: waiting)
     }
 
     /// `-32002` for a control that would run a handler on the blocked main thread now.

@@ -120,5 +120,6 @@ extension BackgroundServicePlugin: EmulatedApp {
     func processDidEnd() {
         processEnded = true
         rejectPendingCancelInvoke(.terminated)
+        dispatcher.releaseDeadlocked()
     }
 }

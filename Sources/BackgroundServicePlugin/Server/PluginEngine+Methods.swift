@@ -89,6 +89,7 @@ extension PluginEngine {
         _: M.Type, _ program: @escaping (BackgroundServicePlugin) -> StepProgram<PortFrame>
     ) {
         handlers[M.name] = { [unowned self] invoke in
+            self.holdMainForCaller(invoke)
             BackgroundServicePlugin.perform(
                 BridgeCall(invoke, on: self.world.os, program), profile: self.options.profile, on: self.dispatcher)
         }
