@@ -94,6 +94,8 @@ extension EmulatedOS {
             "the main thread was blocked for \(OSBlockMain.mainThreadWatchdogSecs) s "
             + "(since \(block.since.decimalSeconds) s: \(block.cause)) while a background task ran; "
             + "the watchdog killed the app (0x8badf00d)"
+        // As the expiration watchdog's kill (`ios.watchdog`): a violation, counted in `violations` too.
+        events.violation(rule: "ios.main-watchdog", detail: message)
         terminateApp(reason: .watchdog, message: message)
     }
 }

@@ -50,8 +50,8 @@ struct MainBlockTests {
             + "the watchdog killed the app (0x8badf00d)"
         let tail = try Self.tail(lines)
         #expect(
-            Array(tail.prefix(4)) == [
-                ok(5, #"{"blockedSince":25,"blockedUntil":55}"#),
+            Array(tail.prefix(5)) == [
+                ok(5, #"{"blockedSince":25,"blockedUntil":55}"#), evViolation("ios.main-watchdog", message),
                 event(
                     "os/appTerminated",
                     #"{"at":45,"identifier":"\#(refreshID)","message":"\#(message)","reason":"watchdog"}"#),

@@ -36,8 +36,8 @@ struct MainThreadCallerTests {
             + "request 5) while a background task ran; the watchdog killed the app (0x8badf00d)"
         let tail = try Self.tail(lines)
         #expect(
-            Array(tail.prefix(4)) == [
-                evViolation("dispatch.main-deadlock", detail),
+            Array(tail.prefix(5)) == [
+                evViolation("dispatch.main-deadlock", detail), evViolation("ios.main-watchdog", message),
                 event(
                     "os/appTerminated",
                     #"{"at":25,"identifier":"\#(refreshID)","message":"\#(message)","reason":"watchdog"}"#),

@@ -28,6 +28,9 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
     case i3 = "I3"
     /// `--os ios`: no crash the host did not cause.
     case i4 = "I4"
+    /// `--os ios --dispatch tauri`: no main-thread deadlock (issue 22; numbered I6 to leave I5
+    /// to the concurrent-tasks invariant).
+    case i6 = "I6"
 
     /// The invariant's statement.
     public var statement: String {
@@ -48,6 +51,8 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
         case .i4:
             "no crash the host did not cause: the app's process never ends by an uncaught exception of the "
                 + "plugin's making"
+        case .i6:
+            "no main-thread deadlock: the plugin never waits for a main thread its own caller blocks"
         }
     }
 
