@@ -15,6 +15,8 @@ extension EmulatedOS {
         case budget
         case deferral(String)
         case launch(String)
+        /// The app's main thread has been blocked past the watchdog's allowance (`os/blockMain`).
+        case mainWatchdog
 
         /// The rank at equal times.
         var rank: Int {
@@ -24,6 +26,7 @@ extension EmulatedOS {
             case .budget: 2
             case .deferral: 3
             case .launch: 4
+            case .mainWatchdog: 5
             }
         }
     }
@@ -122,6 +125,7 @@ extension EmulatedOS {
             candidates.append(Due(at: timer.fireDate, event: .timer(timer)))
         }
         policy.addDueEvents(of: self, to: &candidates)
+        delayWhileMainBlocked(&candidates)
         let next = candidates.min { $0.precedes($1) }
         // `--os ios`: a policy deadline at the clock's limit never comes, as a timer's does not
         // (a budget of 30 s from a clock near the limit, a launch once the clock is there).
@@ -136,6 +140,7 @@ extension EmulatedOS {
         case .budget: expireDueBudget()
         case .deferral(let identifier): reportDeferral(of: identifier)
         case .launch(let identifier): policy.launchDue(identifier, in: self)
+        case .mainWatchdog: mainWatchdogFires()
         }
     }
 }

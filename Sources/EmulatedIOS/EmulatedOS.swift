@@ -30,6 +30,8 @@ package final class EmulatedOS {
     /// (`EmulatedOS+Concurrency.swift`).
     package internal(set) var runningTasks: [BGTask] = []
     private var nextTaskSerial: UInt64 = 0
+    /// `os/blockMain`: when the app's main thread is busy (``MainBlock``), nil when it is free.
+    package var mainBlock: MainBlock?
 
     package init(clock: PluginClock, infoPlist: InfoPlist, events: EventSink, faults: OSFaults, ios: IOSSystem? = nil) {
         self.clock = clock
@@ -79,6 +81,7 @@ package final class EmulatedOS {
     /// earliest begin date (the debugger's simulate-launch) and, under `--os ios`,
     /// every factor of the launch decision; with the app not running, it cold-starts it first.
     package func launch(identifier: String) throws(RPCError) -> OSLaunch.Result {
+        try refuseWhileMainBlocked("launch \(identifier)")
         try policy.prepareLaunch(of: identifier, in: self)
         guard scheduler.registrations[identifier] != nil else {
             throw RPCError.invalidParams(unregistered(identifier))
@@ -115,6 +118,7 @@ package final class EmulatedOS {
 
     /// `os/expire`: runs the running task's expiration handler (the task of that identifier).
     package func expire(identifier: String) throws(RPCError) {
+        try refuseWhileMainBlocked("expire \(identifier)")
         // (Under `--os manual` the app always runs; under `--os ios` it may not, and then
         // its registrations are gone with it.)
         if app.isRunning {

@@ -40,6 +40,15 @@ package final class EmulatedTimer {
         observer?(.invalidated, fireDate)
     }
 
+    /// `invalidate()` sent from a thread other than the one the timer was scheduled on: Apple's
+    /// documentation says the timer may then not be removed from its run loop. `removed`
+    /// invalidates it as `invalidate()` does; otherwise it stays valid and still fires at its
+    /// deadline, and nothing is reported (the contract's `invalidated` means a timer that
+    /// stopped; this one did not).
+    package func invalidateOffThread(_ outcome: TimerInvalidation) {
+        if outcome == .removed { invalidate() }
+    }
+
     /// Called by the run loop at `fireDate`.
     package func fire() {
         guard isValid else { return }

@@ -8,7 +8,7 @@ struct IOSProtocolTests {
     func registry() {
         #expect(
             MethodRegistry.iosMethods.map(\.name) == [
-                "os/terminate", "os/openApp", "os/explain", "os/setPolicy", "os/webviewCreated",
+                "os/terminate", "os/openApp", "os/explain", "os/setPolicy", "os/webviewCreated", "os/blockMain",
             ])
         #expect(MethodRegistry.iosMethods.allSatisfy { $0.kind == .osControl && $0.isExtension })
         #expect(MethodRegistry.iosEvents == ["os/appLaunched", "os/appTerminated", "os/launchDeferred"])

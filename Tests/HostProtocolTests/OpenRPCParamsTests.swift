@@ -42,7 +42,7 @@ struct OpenRPCParamsTests {
         Decoder(RPCDiscover.self), Decoder(OSTerminate.self, os: .ios), Decoder(OSOpenApp.self, os: .ios),
         Decoder(OSExplain.self, os: .ios), Decoder(OSSetPolicy.self, os: .ios),
         Decoder(OSSetConditions.self, os: .ios, OSSetConditions.IOSParams.self),
-        Decoder(OSWebviewCreated.self, os: .ios),
+        Decoder(OSWebviewCreated.self, os: .ios), Decoder(OSBlockMain.self, os: .ios),
     ]
 
     static let schema = JSONSchema(document: OpenRPCDocument.value)

@@ -35,6 +35,11 @@ final class Dispatcher {
     private var phase = DispatchPhase.idle
     /// True while a batch's jobs are in progress under `tauri`.
     var interleaving: Bool { phase.interleaving }
+    /// Set by the engine: whether a body hopped onto main now deadlocks (its caller blocks
+    /// the main thread waiting for its answer); it reports the deadlock when so.
+    var hopDeadlocks: (StepJob) -> Bool = { _ in false }
+    /// The bodies that deadlocked so, held until the app's process ends.
+    private var deadlocked: [StepJob] = []
 
     init(mode: DispatchMode, seed: UInt64) {
         self.mode = mode
@@ -116,6 +121,27 @@ final class Dispatcher {
     /// `plugin/dispatchSchedule`.
     func install(_ params: PluginDispatchSchedule.Params) -> PluginDispatchSchedule.Result {
         schedule.install(params, mode: mode)
+    }
+
+    /// What a `Timer.invalidate()` sent now does to a timer of the main run loop: under
+    /// `tauri`, sent from `ipc` (off the timer's thread), the schedule's choice; otherwise
+    /// (and by default) `removed`.
+    func timerInvalidation() -> TimerInvalidation {
+        guard mode == .tauri, let current, current != .main else { return .removed }
+        return schedule.chooseInvalidation()
+    }
+
+    /// Holds a body that can never run: main is blocked by the very caller it would answer.
+    func park(_ job: StepJob) {
+        deadlocked.append(job)
+    }
+
+    /// The app's process ended: each held body runs now and, finding no process, answers
+    /// `terminated` (``BridgeCall``).
+    func releaseDeadlocked() {
+        let jobs = deadlocked
+        deadlocked = []
+        for job in jobs { execute(job, toEnd: true) }
     }
 
     /// `plugin/reset`: the schedule as at start (the queues are empty: reset is a barrier).

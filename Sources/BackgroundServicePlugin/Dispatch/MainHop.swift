@@ -24,6 +24,8 @@ final class MainHop: StepJob {
         hopping = true
         defer { hopping = false }
         self.body = nil
+        // A caller blocked on main waits for this very answer: the body never runs (issue 22).
+        if dispatcher.hopDeadlocks(body) { return dispatcher.park(body) }
         dispatcher.asyncMain { [dispatcher] in dispatcher.run(body) }
     }
 

@@ -120,6 +120,7 @@ extension BackgroundServicePlugin: EmulatedApp {
     func processDidEnd() {
         processEnded = true
         rejectPendingCancelInvoke(.terminated)
+        dispatcher.releaseDeadlocked()
     }
 
     /// Port: whether one of the two task references (seed lines 53, 57) is `task`.

@@ -146,7 +146,9 @@ final class BackgroundServicePlugin: StepWriting {
             step("currentProcessingTask = nil") { $0.currentProcessingTask = nil }
         }
         step("pendingCancelInvoke = nil") { $0.pendingCancelInvoke = nil }
-        step("safetyTimer?.invalidate()") { $0.safetyTimer?.invalidate() }
+        // Port: sent from `ipc` under `--dispatch tauri`, the invalidation may not remove the
+        // timer (Apple's `Timer.invalidate()`): a choice of the schedule (`invalidateSafetyTimer()`).
+        step("safetyTimer?.invalidate()") { $0.invalidateSafetyTimer() }
         step("safetyTimer = nil") { $0.safetyTimer = nil }
     }
 

@@ -73,6 +73,13 @@ extension PluginEngine {
         on(OSExplain.self) { [unowned self] params in self.world.os.explain(params.identifier) }
         on(OSSetPolicy.self) { [unowned self] params throws(RPCError) in try self.world.os.setPolicy(params) }
         on(OSWebviewCreated.self) { [unowned self] _ throws(RPCError) in try self.world.os.webviewCreated() }
+        on(OSBlockMain.self) { [unowned self] params throws(RPCError) in
+            guard self.dispatcher.mode == .tauri else {
+                throw RPCError.invalidState("os/blockMain needs --dispatch tauri (under serial one executor runs all)")
+            }
+            let cause = "os/blockMain \(params.duration.decimalSeconds) s"
+            return try self.world.os.blockMain(for: params.duration, cause: cause)
+        }
     }
 
     /// Registers one of the seed's invokes: a call of the port's program for it through the
@@ -82,6 +89,7 @@ extension PluginEngine {
         _: M.Type, _ program: @escaping (BackgroundServicePlugin) -> StepProgram<PortFrame>
     ) {
         handlers[M.name] = { [unowned self] invoke in
+            self.holdMainForCaller(invoke)
             BackgroundServicePlugin.perform(
                 BridgeCall(invoke, on: self.world.os, program), profile: self.options.profile, on: self.dispatcher)
         }

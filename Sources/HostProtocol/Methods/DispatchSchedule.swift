@@ -16,6 +16,16 @@ public enum DispatchQueueName: String, JSONStringEnum, Hashable {
     case main
 }
 
+/// What a `Timer.invalidate()` sent from a queue other than the one the timer was scheduled on
+/// does under `--dispatch tauri`: Apple's documentation says such a timer may not be removed
+/// from its run loop (`plugin/dispatchSchedule`'s `invalidations`).
+public enum TimerInvalidation: String, JSONStringEnum, Hashable {
+    /// The timer is removed from its run loop, as if invalidated on its own thread (the default).
+    case removed
+    /// The timer stays in its run loop and still fires at its deadline.
+    case notRemoved
+}
+
 /// `plugin/dispatchSchedule` (extension): reports the interleaving decisions made since the
 /// previous call (or the start, or `plugin/reset`) and installs the choices for the next ones.
 ///
@@ -37,11 +47,14 @@ public enum PluginDispatchSchedule: RPCMethod {
         public var choices: [DispatchQueueName]
         /// Reseeds the PRNG that decides once the choices are used up (default: keep it).
         public var seed: Int64?
+        /// What the next off-thread `Timer.invalidate()`s do, in order; past them `removed`.
+        public var invalidations: [TimerInvalidation]
 
         /// Creates params.
-        public init(choices: [DispatchQueueName] = [], seed: Int64? = nil) {
+        public init(choices: [DispatchQueueName] = [], seed: Int64? = nil, invalidations: [TimerInvalidation] = []) {
             self.choices = choices
             self.seed = seed
+            self.invalidations = invalidations
         }
 
         /// `choices` an array of queue names, `seed` an integer from 0 to 2^63-1; an error names
@@ -69,11 +82,26 @@ public enum PluginDispatchSchedule: RPCMethod {
                 }
                 seed = n
             }
+            invalidations = []
+            if let list = r.members["invalidations"] {
+                guard let items = list.arrayValue else {
+                    throw JSONDecodingError(
+                        path: "invalidations", expected: "an array of timer invalidations", found: list.typeName)
+                }
+                for (i, item) in items.enumerated() {
+                    guard let outcome = item.stringValue.flatMap(TimerInvalidation.init(rawValue:)) else {
+                        let names = TimerInvalidation.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+                        throw JSONDecodingError(path: "invalidations[\(i)]", expected: names, found: item.description)
+                    }
+                    invalidations.append(outcome)
+                }
+            }
         }
 
         public var json: JSONValue {
             var o: [String: JSONValue] = ["choices": .array(choices.map { .string($0.rawValue) })]
             if let seed { o["seed"] = .number(JSONNumber(seed)) }
+            if !invalidations.isEmpty { o["invalidations"] = .array(invalidations.map { .string($0.rawValue) }) }
             return .object(o)
         }
     }
@@ -88,16 +116,23 @@ public enum PluginDispatchSchedule: RPCMethod {
         public var taken: [DispatchQueueName]
         /// How many of the previously installed choices were not used.
         public var unused: Int
+        /// What each off-thread `Timer.invalidate()` did, in order, when the previous call
+        /// installed `invalidations` (absent otherwise, or when none happened).
+        public var invalidations: [TimerInvalidation]?
 
         /// The longest `taken` list reported.
         public static let takenLimit = 65_536
 
         /// Creates a result.
-        public init(dispatch: DispatchMode, decisions: Int, taken: [DispatchQueueName], unused: Int) {
+        public init(
+            dispatch: DispatchMode, decisions: Int, taken: [DispatchQueueName], unused: Int,
+            invalidations: [TimerInvalidation]? = nil
+        ) {
             self.dispatch = dispatch
             self.decisions = decisions
             self.taken = taken
             self.unused = unused
+            self.invalidations = invalidations
         }
     }
 }

@@ -58,6 +58,7 @@ public enum MethodRegistry {
         entry(OSExplain.self, isExtension: true),
         entry(OSSetPolicy.self, isExtension: true),
         entry(OSWebviewCreated.self, isExtension: true),
+        entry(OSBlockMain.self, isExtension: true),
     ]
 
     /// The events sent only under `--os ios`.

@@ -120,6 +120,16 @@ extension OpenRPCDocument {
                 OSWebviewCreated.self,
                 "A webview was created: Tauri's onWebviewCreated runs the plugin's load again.", result: app,
                 errors: [errorRef("InvalidState")]),
+            iosMethod(
+                OSBlockMain.self, "Keep the app's main queue busy for seconds of virtual time (--dispatch tauri).",
+                params: [descriptor("seconds", ["type": "number", "minimum": 0], required: true, "How long, >= 0.")],
+                result: descriptor(
+                    "result",
+                    object(
+                        ["blockedSince": ref("Instant"), "blockedUntil": ref("Instant")],
+                        required: ["blockedSince", "blockedUntil"], "When main became busy and when it is free."),
+                    "{blockedSince, blockedUntil}"),
+                errors: [errorRef("InvalidState")]),
         ]
     }
 

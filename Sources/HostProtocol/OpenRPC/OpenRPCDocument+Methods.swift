@@ -84,6 +84,9 @@ extension OpenRPCDocument {
                         "choices", ["type": "array", "items": ref("DispatchQueueName")],
                         "The queues to run at the next decisions, in order (default none)."),
                     descriptor("seed", ["type": "integer", "minimum": 0], "Reseeds the PRNG that decides after them."),
+                    descriptor(
+                        "invalidations", ["type": "array", "items": ref("TimerInvalidation")],
+                        "What the next off-thread Timer.invalidate()s do, in order (default none: removed)."),
                 ],
                 result: descriptor(
                     "result",
@@ -92,6 +95,7 @@ extension OpenRPCDocument {
                             "dispatch": ref("DispatchMode"), "decisions": ["type": "integer", "minimum": 0],
                             "taken": ["type": "array", "items": ref("DispatchQueueName")],
                             "unused": ["type": "integer", "minimum": 0],
+                            "invalidations": ["type": "array", "items": ref("TimerInvalidation")],
                         ],
                         required: ["dispatch", "decisions", "taken", "unused"], "What happened since the last call."),
                     "The decisions since the previous call (or the start, or plugin/reset)."),

@@ -187,6 +187,9 @@ extension OpenRPCDocument {
                 ],
                 required: ["protocolVersion", "serverInfo", "bundleIdentifier", "taskIdentifiers", "clock", "profile"],
                 "What the plugin says about itself."),
+            "TimerInvalidation": enumSchema(
+                TimerInvalidation.self,
+                "An off-thread Timer.invalidate() under --dispatch tauri: removed, or notRemoved (it still fires)."),
         ]
     }
 }

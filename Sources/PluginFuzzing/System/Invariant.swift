@@ -30,6 +30,8 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
     case i4 = "I4"
     /// `--os ios`: no task is left running without an owner.
     case i5 = "I5"
+    /// `--os ios --dispatch tauri`: no main-thread deadlock (issue 22).
+    case i6 = "I6"
 
     /// The invariant's statement.
     public var statement: String {
@@ -53,6 +55,8 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
         case .i5:
             "no task is left running without an owner: every task the OS runs is held by the app's code, which will"
                 + " complete it"
+        case .i6:
+            "no main-thread deadlock: the plugin never waits for a main thread its own caller blocks"
         }
     }
 
@@ -65,6 +69,6 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    /// Ordered by name (D1 ... D7, I1 ... I5).
+    /// Ordered by name (D1 ... D7, I1 ... I6).
     public static func < (a: Invariant, b: Invariant) -> Bool { a.rawValue < b.rawValue }
 }

@@ -29,6 +29,13 @@ extension InvariantChecker {
                     Violation(
                         invariant: .d1, cause: "an invoke was answered twice between the plugin's queues",
                         detail: "the plugin reported invoke.answered-once: \(report.detail)"))
+            case "dispatch.main-deadlock":
+                // (Counted with the races, so that D2 does not read it as a second completion.)
+                invokeRaces += 1
+                found.append(
+                    Violation(
+                        invariant: .i6, cause: "the plugin hops to the main queue its own caller blocks: a deadlock",
+                        detail: "the plugin reported dispatch.main-deadlock: \(report.detail)"))
             default:
                 continue
             }
