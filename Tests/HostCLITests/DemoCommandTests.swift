@@ -111,9 +111,10 @@ struct DemoCommandTests {
 /// `plugin-host demo --os ios`: the second scripted day.
 @Suite("plugin-host demo --os ios")
 struct IOSDemoCommandTests {
-    @Test func theDayHasItsFourHappenings() async throws {
+    @Test func theDayHasItsFiveHappenings() async throws {
         let r = try await runHost(["demo", "--os", "ios", "--full"])
-        #expect(r.status == 0, "stderr: \(r.stderr)")
+        // The fifth breaks a rule under the seed profile: the verdict says so.
+        #expect(r.status == 1, "stderr: \(r.stderr)")
         let milestones = [
             // 1. A refresh expired early (a budget of 2 to 5 s), the service stopped by its listener.
             "os/taskLaunched {\"at\":900,\"identifier\":\"com.example.app.bg-refresh\"",
@@ -135,8 +136,15 @@ struct IOSDemoCommandTests {
             "os/appLaunched {\"at\":6758,\"cause\":\"backgroundTask\"",
             "app process 3 starts (cold start into the background for com.example.app.bg-refresh)",
             "plugin/safetyTimer {\"deadline\":6786,\"state\":\"fired\"}",
+            // 5. Two tasks at once: the seed lets go of the processing task; the watchdog kills the app.
+            "os/taskLaunched {\"at\":7706,\"identifier\":\"com.example.app.bg-refresh\"",
+            "os/taskLaunched {\"at\":7706,\"identifier\":\"com.example.app.bg-processing\"",
+            "os/taskCompleted {\"at\":7734,\"identifier\":\"com.example.app.bg-refresh\"",
+            "os/taskExpired {\"at\":8306,\"cause\":\"budget\",\"identifier\":\"com.example.app.bg-processing\"",
+            "os/appTerminated {\"at\":8311,\"identifier\":\"com.example.app.bg-processing\",\"reason\":\"watchdog\"}",
             "app processes: 3",
-            "3: started at 01:52:38.000 (backgroundTask), running at the end; no service run in it",
+            "3: started at 01:52:38.000 (backgroundTask), ended at 02:18:31.000 (watchdog)",
+            "verdict: rules broken: violations, exactly-once (exit 1)",
         ]
         if let missing = firstMissing(milestones, inOrderIn: r.stdout) {
             Issue.record("\"\(missing)\" missing or out of order")
@@ -145,15 +153,15 @@ struct IOSDemoCommandTests {
 
     @Test func restartAtLaunchMeetsTheTask() async throws {
         let r = try await runHost(["demo", "--os", "ios", "--restart-at-launch"])
-        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.status == 1, "stderr: \(r.stderr)")  // the fifth happening's let-go
         #expect(r.stdout.contains("the app's code starts the service at launch"))
-        #expect(r.stdout.contains("3: started at 01:52:10.000 (backgroundTask), running at the end\n"))
+        #expect(r.stdout.contains("3: started at 01:52:10.000 (backgroundTask), ended at 02:18:31.000 (watchdog)\n"))
     }
 
     @Test func jsonAndMermaid() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString).mmd").path
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let r = try await runHost(["demo", "--os", "ios", "--json", "--mermaid", path])
+        let r = try await runHost(["demo", "--os", "ios", "--profile", "strict", "--json", "--mermaid", path])
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let parsed = try JSONParser.parse(Array(r.stdout.utf8))
         #expect(parsed["os"]?.stringValue == "ios")
@@ -162,7 +170,7 @@ struct IOSDemoCommandTests {
         let texts = parsed["timeline"]?.arrayValue?.compactMap { $0["message"]?["method"]?.stringValue } ?? []
         #expect(texts.contains("os/appLaunched") && texts.contains("os/appTerminated"))
         let diagram = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(diagram.contains("title plugin-host demo (seed, --os ios)"))
+        #expect(diagram.contains("title plugin-host demo (strict, --os ios)"))
         #expect(diagram.contains("os/appLaunched"))
     }
 

@@ -6,9 +6,9 @@ import Testing
 @Suite("plugin-host demo narration")
 struct DemoNarrationTests {
     /// The narration lines (`--` in the timeline) of a demo run.
-    func notes(_ arguments: [String]) async throws -> (notes: [String], stdout: String) {
+    func notes(_ arguments: [String], status: Int32 = 0) async throws -> (notes: [String], stdout: String) {
         let r = try await runHost(["demo"] + arguments)
-        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.status == status, "stderr: \(r.stderr)")
         let notes = r.stdout.split(separator: "\n").compactMap { line -> String? in
             guard let range = line.range(of: "  --  ") else { return nil }
             return line[range.upperBound...].trimmingCharacters(in: .whitespaces)
@@ -67,7 +67,8 @@ struct DemoNarrationTests {
     /// The seed profile's iOS day: what was due launches when the app opens, and a third
     /// process is started in the background for a task nobody serves.
     @Test func theIOSDay() async throws {
-        let (notes, _) = try await notes(["--os", "ios"])
+        // The fifth happening breaks a rule under the seed profile (exit 1).
+        let (notes, _) = try await notes(["--os", "ios"], status: 1)
         #expect(
             notes.contains {
                 $0.hasPrefix(
@@ -90,6 +91,12 @@ struct DemoNarrationTests {
                     "iOS started app process 3 in the background for the refresh task: nothing started the service in "
                         + "it; the safety timer fired 28 s after its launch")
             })
+        // 5. Two tasks at once: completing the refresh task lets go of the processing task.
+        #expect(notes.contains { $0.hasPrefix("iOS launched both tasks at once; the safety timer fired 28 s") })
+        #expect(
+            notes.contains(
+                "Nothing completed the processing task after the refresh task's cleanup() set both task references "
+                    + "to nil: iOS expired it at its budget, and the watchdog killed the app"))
     }
 
     /// Under strict, the opened app releases the keepalive: nothing is left to launch, no
@@ -104,12 +111,18 @@ struct DemoNarrationTests {
         #expect(notes.contains("Nothing launched after the app opened"))
         #expect(notes.contains("iOS on the refresh request: not pending, so there is nothing to launch"))
         #expect(notes.contains("No background launch came, so no new process started"))
-        #expect(stdout.contains("app processes: 2\n"))
+        // 5. Strict completes both tasks: no let-go, no watchdog kill.
+        #expect(notes.contains("The user opens the app"))
+        #expect(notes.contains { $0.hasPrefix("iOS launched both tasks at once") })
+        #expect(!notes.contains { $0.contains("the watchdog killed the app") })
+        #expect(notes.contains { $0.contains("the processing task was completed with failure") })
+        #expect(stdout.contains("app processes: 3\n"))
+        #expect(stdout.contains("watchdog kills: 0\n"))
     }
 
     /// The app's code starts the service at every launch: the cold start's run meets its task.
     @Test func theIOSDayWithRestartAtLaunch() async throws {
-        let (notes, _) = try await notes(["--os", "ios", "--restart-at-launch"])
+        let (notes, _) = try await notes(["--os", "ios", "--restart-at-launch"], status: 1)
         #expect(notes.contains("Nothing launched after the app opened; the service runs in the new process"))
         #expect(
             notes.contains {

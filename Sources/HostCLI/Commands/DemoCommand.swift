@@ -19,8 +19,10 @@ enum DemoCommand {
 
         With --os ios the emulated iOS acts on its own, and the day is another: a refresh
         task expired after a few seconds, a processing task cut off when the phone is
-        unplugged, a force-quit and what it does to the schedule, and a cold start into
-        the background with a fresh Rust side.
+        unplugged, a force-quit and what it does to the schedule, a cold start into the
+        background with a fresh Rust side, and two tasks at once: under the seed profile,
+        completing the refresh task lets go of the processing task, the watchdog kills
+        the app, and the verdict says so (exit 1); under --profile strict every rule holds.
 
         The verdict, the last line, says whether every rule held: no early stop, no
         protocol error from the plugin, no answer twice or to an unknown id, no violation

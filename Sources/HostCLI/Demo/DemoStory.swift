@@ -51,6 +51,12 @@ struct DemoStory {
     /// When `identifier` was last launched in the stretch.
     func launchedAt(_ identifier: String) -> VirtualTime? { task(TaskLaunchedEvent.name, identifier).last?.at }
 
+    /// The app's process's end in the stretch, if it ended.
+    var termination: AppTerminatedEvent.Params? {
+        events.filter { $0.method == AppTerminatedEvent.name }
+            .compactMap { try? AppTerminatedEvent.Params(json: $0.params ?? .null) }.first
+    }
+
     /// Whether `identifier` was launched in the stretch and has not been completed since.
     func isRunning(_ identifier: String) -> Bool {
         guard let launch = task(TaskLaunchedEvent.name, identifier).last else { return false }

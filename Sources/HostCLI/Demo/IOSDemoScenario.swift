@@ -18,6 +18,12 @@ import RustSide
 /// 4. A cold start: iOS reclaims the app; at the next planned launch it starts a new
 ///    process in the background for the task: a fresh Rust side, its service manager
 ///    idle (unless the app's code starts the service at launch).
+/// 5. Two tasks at once: the one-at-a-time limit the first four pinned (the seed's own
+///    assumption) is lifted, as on a device, and iOS launches the refresh and the
+///    processing task together. Under the seed profile, completing the refresh task lets
+///    go of the processing task (`cleanup()` sets both references to nil): iOS expires it
+///    at its budget, nothing completes it, and the watchdog kills the app, so the
+///    verdict says a rule broke. Under `--profile strict` both are completed.
 ///
 /// That is the seed profile's day; under `--profile strict` the opened app releases
 /// the keepalive, so nothing is left to launch. The notes that say what happened are
@@ -122,6 +128,39 @@ struct IOSDemoScenario {
         story.restart()
         try wait(900 + safetyTimeoutSeconds + 10)
         sim.note(coldStart(story, sim, processesBefore: processes))
+
+        // 5. Two tasks at once.
+        sim.note("iOS may run a refresh and a processing task at the same time, as on a device (no limit from now)")
+        try sim.os(OSSetPolicy.self, .init(maxConcurrentTasks: .some(nil)))
+        if sim.currentProcess.lifetime.isEnded {
+            sim.note("The user opens the app")
+            try sim.os(OSOpenApp.self, EmptyParams())
+        }
+        try start("The app starts the sync service (both requests due in 15 min)", config)
+        story.restart()
+        try wait(900 + safetyTimeoutSeconds + 10)
+        sim.note(twoTasks(story, sim))
+        try wait(600)
+        sim.note(letGo(story, sim))
+    }
+
+    /// Which tasks ran together, and what became of the first one to end.
+    private func twoTasks(_ story: DemoStory, _ sim: SystemSimulation) -> String {
+        let launched = story.launched
+        guard launched.count >= 2 else {
+            return "iOS launched " + (launched.isEmpty ? "nothing" : launched.joined(separator: ", "))
+        }
+        return "iOS launched both tasks at once; " + story.clause(sim.refreshIdentifier)
+    }
+
+    /// Whether the processing task was let go of: the watchdog's kill, or its completion.
+    private func letGo(_ story: DemoStory, _ sim: SystemSimulation) -> String {
+        if let end = story.termination, end.reason == .watchdog {
+            let which = end.identifier.map(story.name) ?? "a task"
+            return "Nothing completed \(which) after the refresh task's cleanup() set both task references to nil: "
+                + "iOS expired it at its budget, and the watchdog killed the app"
+        }
+        return DemoStory.sentence(story.clause(sim.processingIdentifier))
     }
 
     /// What the opened app's first seconds showed: what launched, and what became of it.
