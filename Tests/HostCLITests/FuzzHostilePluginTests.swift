@@ -7,7 +7,9 @@ import Testing
 /// hangs, ends, floods, writes junk or writes outside a step is exit 3 with what it
 /// did; never "no findings", never a finding; `--time` bounds the run; nothing is left
 /// running. Each run takes a second or two (a hung plugin: `--time 1` plus the 3 s grace).
-@Suite("fuzz against hostile plugins", .timeLimit(.minutes(3)))
+@Suite(
+    "fuzz against hostile plugins",
+    .timeLimit(SanitizerBuild.active ? TimeLimitTrait.Duration.minutes(30) : .minutes(3)))
 struct FuzzHostilePluginTests {
     /// Runs `fuzz` with `hostile-plugin` in `mode`; checks that no process it started is left.
     static func fuzz(

@@ -6,7 +6,8 @@ import Testing
 /// played is a usage error (64) naming its line and why, never a crash; CRLF is read;
 /// the version is checked; replay says what the plugin wrote; a plugin that cannot
 /// start or misbehaves is exit 2 or 3.
-@Suite("replay: traces and plugins", .timeLimit(.minutes(3)))
+@Suite(
+    "replay: traces and plugins", .timeLimit(SanitizerBuild.active ? TimeLimitTrait.Duration.minutes(30) : .minutes(3)))
 struct ReplayTraceTests {
     static let findings = PackageRoot.url("docs/findings")
 

@@ -9,7 +9,9 @@ import Testing
 /// The fuzzers' bounds, through their API, against `hostile-plugin`: a case's replies are
 /// held within `PeerLimits`; the time limit ends a run whose plugin hangs; a plugin that
 /// cannot start or fails is a `PluginFailure` with its stderr, never a finding.
-@Suite("Fuzzing bounds against hostile plugins", .timeLimit(.minutes(2)))
+@Suite(
+    "Fuzzing bounds against hostile plugins",
+    .timeLimit(SanitizerBuild.active ? TimeLimitTrait.Duration.minutes(30) : .minutes(2)))
 struct FuzzBoundsTests {
     static func hostile(_ mode: String, _ arguments: [String] = ["--events"]) -> PluginLauncher {
         PluginLauncher(executable: Binaries.hostilePlugin, arguments: arguments, environment: ["HOSTILE_MODE": mode])
