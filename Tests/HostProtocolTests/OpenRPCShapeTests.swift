@@ -60,14 +60,6 @@ struct OpenRPCShapeTests {
 
     static let schema = JSONSchema(document: OpenRPCDocument.value)
 
-    /// Members our plugin writes that the document leaves out on purpose: this
-    /// implementation's own additions to `plugin/state`, which a reader may use but must
-    /// not require of other plugins (the document describes the contract's shape).
-    static let undocumentedExtensions: Set<String> = [
-        "plugin/state result.cancelInvokePending", "plugin/state result.notificationAuthorizationRequests",
-        "plugin/state result.counters.dropped",
-    ]
-
     /// `schema` with `$ref`s followed and a nullable `anyOf` reduced to its object.
     static func resolved(_ schema: JSONValue) -> JSONValue {
         if let target = schema["$ref"]?.stringValue.flatMap(Self.schema.resolve) { return resolved(target) }
@@ -89,7 +81,7 @@ struct OpenRPCShapeTests {
             return shape.members.isEmpty ? [] : ["\(path): members \(shape.members.keys.sorted()), schema has none"]
         }
         var out: [String] = []
-        let declared = Set(shape.members.keys).filter { !undocumentedExtensions.contains(path + "." + $0) }
+        let declared = Set(shape.members.keys)
         let documented = Set(properties.keys)
         if shared ? !documented.isSubset(of: declared) : declared != documented {
             out.append(

@@ -47,13 +47,16 @@ struct NameKey: CodingKey {
 extension KeyedDecodingContainer {
     /// A ``Flattened`` member: read from this object's own decoder.
     public func decode<V>(_ type: Flattened<V>.Type, forKey key: Key) throws -> Flattened<V> {
-        try Flattened(from: superDecoder())
+        let decoder = try superDecoder()
+        (decoder as? ShapeRecorder)?.takeNotes(of: V.self)
+        return try Flattened(from: decoder)
     }
 
     /// An optional ``Flattened`` member: read when its presence key is in this object.
     public func decode<V: FlattenedPresence>(_ type: Flattened<V?>.Type, forKey key: Key) throws -> Flattened<V?> {
         let decoder = try superDecoder()
         if let recorder = decoder as? ShapeRecorder {
+            recorder.takeNotes(of: V.self)
             return Flattened(wrappedValue: try recorder.optionally { try V(from: recorder) })
         }
         guard try decoder.container(keyedBy: NameKey.self).contains(NameKey(stringValue: V.presenceKey)) else {

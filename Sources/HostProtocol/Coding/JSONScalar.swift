@@ -17,6 +17,8 @@ public protocol JSONScalar: Codable, Sendable {
     init?(jsonValue: JSONValue)
     /// The value as JSON.
     var jsonValue: JSONValue { get }
+    /// The JSON Schema it is documented with (`{"type": "boolean"}`, a `$ref`).
+    static var jsonSchema: JSONValue { get }
 }
 
 extension JSONScalar {
@@ -86,8 +88,17 @@ struct JSONValueBox: Encodable {
 protocol JSONOptional {
     /// The wrapped type's expected text.
     static var wrappedExpected: String { get }
+    /// The wrapped type's schema, when it is a scalar.
+    static var wrappedSchema: JSONValue? { get }
+    /// Whether `null` reads as nil (not so for ``UnitInterval``).
+    static var acceptsNull: Bool { get }
+}
+
+extension JSONOptional {
+    static var acceptsNull: Bool { true }
 }
 
 extension Optional: JSONOptional {
     static var wrappedExpected: String { jsonExpected(Wrapped.self) }
+    static var wrappedSchema: JSONValue? { HostProtocol.jsonSchema(Wrapped.self) }
 }

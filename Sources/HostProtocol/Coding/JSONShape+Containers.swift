@@ -61,7 +61,8 @@ struct RecordingUnkeyed: UnkeyedDecodingContainer {
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         let (value, shape) = try recorder.sample(type, at: codingPath + [IndexKey(intValue: 0)])
-        if let shape { recorder.shape.elements = [shape] }
+        recorder.shape.isArray = true
+        if let shape { recorder.shape.elements = [shape] } else { recorder.shape.elementSchema = jsonSchema(type) }
         currentIndex += 1
         return value
     }

@@ -17,20 +17,45 @@ public struct JSONShape: Hashable, Sendable {
         public var isAlwaysWritten: Bool
         /// The words its errors use (`"a boolean"`), for a scalar member.
         public var expected: String?
-        /// The member's own shape, when it is an object or an array of objects.
+        /// The member's own shape, when it is an object or an array.
         public var shape: JSONShape?
+        /// The scalar's schema (``JSONScalar/jsonSchema``), for a scalar member.
+        public var schema: JSONValue?
+        /// Whether `null` is a value it reads and writes (``ExplicitNull``, `Double??`).
+        public var isNullable = false
     }
 
     /// The object's members by key (empty for a type that reads no member).
     public var members: [String: Member] = [:]
-    /// The shape of an array's elements, for an array.
+    /// The members' keys in the order they are read (the declaration's order).
+    public var order: [String] = []
+    /// The shape of an array's elements, for an array of objects.
     public var elements: [JSONShape] = []
+    /// Whether the type is read as an array.
+    public var isArray = false
+    /// The elements' schema, for an array of scalars.
+    public var elementSchema: JSONValue?
+    /// The type's ``JSONSchemaDescribed/schemaName``.
+    public var name: String?
+    /// The type's ``JSONSchemaDescribed/schemaDescription``.
+    public var description: String?
+    /// The type's ``JSONSchemaDescribed/memberNotes``.
+    public var notes: [String: JSONMemberNote] = [:]
 
     /// The shape `type` reads.
     public static func of<T: Decodable>(_ type: T.Type) -> JSONShape {
         let recorder = ShapeRecorder(codingPath: [])
         _ = try? T(from: recorder)
+        recorder.shape.describe(as: type)
         return recorder.shape
+    }
+
+    /// Takes `type`'s name, description and notes, when it is ``JSONSchemaDescribed``.
+    mutating func describe(as type: Any.Type) {
+        guard let described = type as? any JSONSchemaDescribed.Type else { return }
+        name = described.schemaName
+        description = described.schemaDescription
+        notes.merge(described.memberNotes) { _, declared in declared }
     }
 }
 
@@ -76,6 +101,12 @@ final class ShapeRecorder: Decoder, SingleValueDecodingContainer {
         return value
     }
 
+    /// Adds a flattened type's member notes to this object's (its members are this object's).
+    func takeNotes(of type: Any.Type) {
+        guard let described = type as? any JSONSchemaDescribed.Type else { return }
+        shape.notes.merge(described.memberNotes) { mine, _ in mine }
+    }
+
     /// Runs `body` with its reads recorded as optional.
     func optionally<T>(_ body: () throws -> T) rethrows -> T {
         let outer = isOptionalRegion
@@ -94,6 +125,7 @@ final class ShapeRecorder: Decoder, SingleValueDecodingContainer {
         }
         let nested = ShapeRecorder(codingPath: path)
         let value = try T(from: nested)
+        nested.shape.describe(as: type)
         return (value, nested.shape)
     }
 
@@ -102,10 +134,12 @@ final class ShapeRecorder: Decoder, SingleValueDecodingContainer {
         guard shape != nil || shapeIsNew(key) else { return }
         let required = required && !isOptionalRegion
         let alwaysWritten = required || type is any JSONAlwaysWritten.Type
+        if self.shape.members[key] == nil { self.shape.order.append(key) }
         self.shape.members[key] = JSONShape.Member(
             isRequired: required, isAlwaysWritten: alwaysWritten,
             expected: (type as? any JSONScalar.Type)?.jsonExpected ?? (type as? any JSONOptional.Type)?.wrappedExpected,
-            shape: shape.flatMap { $0.members.isEmpty && $0.elements.isEmpty ? nil : $0 })
+            shape: shape.flatMap { $0.members.isEmpty && !$0.isArray && $0.name == nil ? nil : $0 },
+            schema: jsonSchema(type), isNullable: (type as? any JSONOptional.Type)?.acceptsNull ?? false)
     }
 
     private func shapeIsNew(_ key: String) -> Bool { shape.members[key] == nil }

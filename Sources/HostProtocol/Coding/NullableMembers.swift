@@ -51,10 +51,12 @@ public struct NullAsAbsent<Value: Codable & Hashable & Sendable>: Codable, Hasha
 
 extension ExplicitNull: JSONOptional {
     static var wrappedExpected: String { HostProtocol.jsonExpected(Value.self) }
+    static var wrappedSchema: JSONValue? { HostProtocol.jsonSchema(Value.self) }
 }
 
 extension NullAsAbsent: JSONOptional {
     static var wrappedExpected: String { HostProtocol.jsonExpected(Value.self) }
+    static var wrappedSchema: JSONValue? { HostProtocol.jsonSchema(Value.self) }
 }
 
 extension KeyedDecodingContainer {

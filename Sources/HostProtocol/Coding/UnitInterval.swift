@@ -37,6 +37,8 @@ public struct UnitInterval: Codable, Hashable, Sendable {
 
 extension UnitInterval: JSONOptional {
     static var wrappedExpected: String { jsonExpected(Double.self) }
+    static var wrappedSchema: JSONValue? { ["type": "number", "minimum": 0, "maximum": 1] }
+    static var acceptsNull: Bool { false }
 }
 
 extension KeyedDecodingContainer {

@@ -19,28 +19,8 @@ public enum OSBlockMain: RPCMethod {
     /// The emulation chooses 20 s.
     public static let mainThreadWatchdogSecs = 20
 
-    /// `{seconds}`: finite and >= 0.
-    public struct Params: JSONCodable, Codable, Hashable {
-        enum CodingKeys: String, CodingKey {
-            case duration = "seconds"
-        }
-
-        /// How long the main queue stays busy.
-        public var duration: VirtualTime
-
-        /// Creates params from seconds.
-        public init(seconds: Double) { duration = VirtualTime(seconds: seconds) ?? .zero }
-
-        /// Reads `seconds`; the rule: not below 0 (in nanoseconds or as written).
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            duration = try c.decode(VirtualTime.self, forKey: .duration)
-            let written = try c.decode(JSONValue.self, forKey: .duration)
-            guard duration.nanoseconds >= 0, written.doubleValue.map({ $0 >= 0 }) ?? true else {
-                throw JSONDecodingError(path: "seconds", expected: "a number >= 0", found: "\(written)")
-            }
-        }
-    }
+    /// `{seconds}`: how long main stays busy.
+    public typealias Params = SecondsParams
 
     /// `{blockedSince, blockedUntil}`: the span the main queue is busy (a second block while
     /// one runs extends it: the work queues behind the work in progress).

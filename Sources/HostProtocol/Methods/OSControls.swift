@@ -48,34 +48,8 @@ public enum OSAdvanceTime: RPCMethod {
     public static let name = "os/advanceTime"
     public static let kind = MethodKind.osControl
 
-    /// `{seconds}`: finite and >= 0. Plain decimals convert to nanoseconds exactly.
-    public struct Params: JSONCodable, Codable, Hashable {
-        enum CodingKeys: String, CodingKey {
-            case duration = "seconds"
-        }
-
-        /// How far to advance.
-        public var duration: VirtualTime
-
-        /// How far to advance, in seconds (rounded to the nanosecond).
-        public var seconds: Double { duration.seconds }
-
-        /// Creates params from seconds.
-        public init(seconds: Double) { duration = VirtualTime(seconds: seconds) ?? .zero }
-
-        /// Creates params from an exact duration.
-        public init(duration: VirtualTime) { self.duration = duration }
-
-        /// Reads `seconds`; the rule: not below 0 (in nanoseconds or as written).
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            duration = try c.decode(VirtualTime.self, forKey: .duration)
-            let written = try c.decode(JSONValue.self, forKey: .duration)
-            guard duration.nanoseconds >= 0, written.doubleValue.map({ $0 >= 0 }) ?? true else {
-                throw JSONDecodingError(path: "seconds", expected: "a number >= 0", found: "\(written)")
-            }
-        }
-    }
+    /// `{seconds}`: how far to advance.
+    public typealias Params = SecondsParams
 
     /// `{now}`.
     public struct Result: JSONCodable, Codable, Hashable {

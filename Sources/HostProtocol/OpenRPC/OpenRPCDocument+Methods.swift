@@ -7,24 +7,10 @@ extension OpenRPCDocument {
     private static var terminated: JSONValue { errorRef(rejectionName(.terminated)) }
 
     private static var invokes: [JSONValue] {
-        let minutes = "minutes from now to the request's earliestBeginDate"
-        let keepalive: [JSONValue] = [
-            descriptor("label", ["type": "string"], "Android notification label; accepted and ignored."),
-            descriptor("foregroundServiceType", ["type": "string"], "Android only; accepted and ignored."),
-            descriptor("iosSafetyTimeoutSecs", ["type": "number"], "Refresh safety timer, seconds (default 28)."),
-            descriptor(
-                "iosProcessingSafetyTimeoutSecs", ["type": ["number", "null"]],
-                "Processing safety timer, seconds; absent, null or <= 0: none."),
-            descriptor("iosEarliestRefreshBeginMinutes", ["type": "number"], "Refresh: \(minutes) (default 15)."),
-            descriptor("iosEarliestProcessingBeginMinutes", ["type": "number"], "Processing: \(minutes) (default 15)."),
-            descriptor("iosRequiresExternalPower", ["type": "boolean"], "Processing needs power (default false)."),
-            descriptor(
-                "iosRequiresNetworkConnectivity", ["type": "boolean"], "Processing needs network (default false)."),
-        ]
         return [
             method(
                 StartKeepalive.self, "Store the given config fields, then submit the refresh and processing requests.",
-                params: keepalive, result: nullResult, errors: [terminated],
+                params: params(of: StartKeepalive.Params.self), result: nullResult, errors: [terminated],
                 description: "config-persists: each field given with the right type replaces the stored value; absent "
                     + "fields keep theirs. A field of the wrong type is ignored under --profile seed and -32602 under "
                     + "strict. schedule-next: refresh at now + refresh minutes, then processing; a failed submission "
@@ -38,11 +24,7 @@ extension OpenRPCDocument {
                     + "rejected (superseded) under strict. Sent as a notification it is ignored."),
             method(
                 CompleteBgTask.self, "Complete the active task; reject the pending cancel invoke (completed).",
-                params: [
-                    descriptor(
-                        "success", ["type": "boolean"],
-                        "Default true; not a bool: true under seed, -32602 under strict.")
-                ],
+                params: params(of: CompleteBgTask.Params.self),
                 result: nullResult, errors: [terminated],
                 description: "Order: complete the active task with success; reject the pending waitForCancel; if a "
                     + "task had been active, schedule-next; invalidate the safety timer; resolve."),
@@ -61,17 +43,13 @@ extension OpenRPCDocument {
         [
             method(
                 Initialize.self, "Open the session; capabilities.events: true turns events on.",
-                params: [
-                    descriptor(
-                        "capabilities", object(["events": ["type": "boolean"]], required: [], "What the host wants."),
-                        "capabilities.events: whether the host wants event notifications.")
-                ],
-                result: descriptor("result", ref("InitializeResult"), "What the plugin says about itself.")),
+                params: params(of: Initialize.Params.self),
+                result: result(Initialize.Result.self, "What the plugin says about itself.")),
             method(
                 Shutdown.self, "Reject a pending waitForCancel (shutdown), resolve, then exit 0.", result: nullResult),
             method(
                 PluginStateMethod.self, "A snapshot of the plugin and the emulated OS.",
-                result: descriptor("result", ref("PluginState"), "The snapshot; a plugin may add members.")),
+                result: result(PluginStateSnapshot.self, "The snapshot; a plugin may add members.")),
             method(
                 PluginReset.self, "Plugin and emulated OS back to their freshly started state, same flags.",
                 result: nullResult,
@@ -79,6 +57,8 @@ extension OpenRPCDocument {
                     + "and the clock (0) are reset; the session (whether events are on) is kept."),
             method(
                 PluginDispatchSchedule.self, "Report the interleaving decisions made, install the next ones.",
+                // The params' reader is hand-written (its errors carry rules no member says):
+                // their descriptors are too.
                 params: [
                     descriptor(
                         "choices", ["type": "array", "items": ref("DispatchQueueName")],
@@ -88,16 +68,8 @@ extension OpenRPCDocument {
                         "invalidations", ["type": "array", "items": ref("TimerInvalidation")],
                         "What the next off-thread Timer.invalidate()s do, in order (default none: removed)."),
                 ],
-                result: descriptor(
-                    "result",
-                    object(
-                        [
-                            "dispatch": ref("DispatchMode"), "decisions": ["type": "integer", "minimum": 0],
-                            "taken": ["type": "array", "items": ref("DispatchQueueName")],
-                            "unused": ["type": "integer", "minimum": 0],
-                            "invalidations": ["type": "array", "items": ref("TimerInvalidation")],
-                        ],
-                        required: ["dispatch", "decisions", "taken", "unused"], "What happened since the last call."),
+                result: result(
+                    PluginDispatchSchedule.Result.self,
                     "The decisions since the previous call (or the start, or plugin/reset)."),
                 isExtension: true,
                 description: "Under --dispatch tauri, whenever both emulated queues have a step ready the plugin "

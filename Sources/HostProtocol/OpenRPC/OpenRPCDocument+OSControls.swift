@@ -1,30 +1,21 @@
 /// The `os/` controls (the host playing the operating system) and the events.
 extension OpenRPCDocument {
     static var osControls: [JSONValue] {
-        let identifier = descriptor(
-            "identifier", ["type": "string"], required: true, "A task identifier (-32602 when never registered).")
+        let identifier = params(of: IdentifierParams.self)
         let invalidState = errorRef("InvalidState")
         return [
             method(
                 OSLaunch.self, "Launch the task of a pending request (like the debugger's simulate-launch).",
-                params: [identifier],
-                result: descriptor(
-                    "result",
-                    object(
-                        ["identifier": ["type": "string"], "kind": ref("TaskKind"), "at": ref("Instant")],
-                        required: ["identifier", "kind", "at"], "The launched task."),
-                    "The launched task and when."),
+                params: identifier, result: result(OSLaunch.Result.self, "The launched task and when."),
                 errors: [invalidState],
                 description: "Needs a pending request for the identifier and removes it; ignores earliestBeginDate. "
                     + "-32002 with nothing pending or while a task runs."),
             method(
-                OSExpire.self, "Run the running task's expiration handler.", params: [identifier], result: nullResult,
+                OSExpire.self, "Run the running task's expiration handler.", params: identifier, result: nullResult,
                 errors: [invalidState], description: "-32002 when that task is not running."),
             method(
                 OSAdvanceTime.self, "Move the virtual clock forward, firing due timers and auto-launches on the way.",
-                params: [descriptor("seconds", ["type": "number", "minimum": 0], required: true, "How far, >= 0.")],
-                result: descriptor(
-                    "result", object(["now": ref("Instant")], required: ["now"], "The clock after."), "{now}"),
+                params: params(of: OSAdvanceTime.Params.self), result: result(OSAdvanceTime.Result.self, "{now}"),
                 errors: [invalidState],
                 description: "Virtual clock only (-32002 under the real clock). Timers fire in deadline order (ties: "
                     + "creation order), each at its own deadline; with autoLaunch on, eligible requests launch. "
@@ -33,31 +24,15 @@ extension OpenRPCDocument {
                     + "time it reached; the next call goes on from there."),
             method(
                 OSPendingTaskRequests.self, "The pending task requests, sorted by identifier.",
-                result: descriptor(
-                    "result", ["type": "array", "items": ref("TaskRequest")], "The requests, sorted by identifier.")),
+                result: result(TaskRequestList.self, "The requests, sorted by identifier.")),
             method(
                 OSSetConditions.self, "Change any of the conditions; answer all of them. Launches nothing.",
-                params: [
-                    descriptor("backgroundRefreshStatus", ref("BackgroundRefreshStatus"), "The refresh setting."),
-                    descriptor("externalPower", ["type": "boolean"], "On external power."),
-                    descriptor("networkConnected", ["type": "boolean"], "Network connected."),
-                    descriptor("autoLaunch", ["type": "boolean"], "Launch eligible requests as time advances."),
-                    iosParam("batteryLevel", ["type": "number", "minimum": 0, "maximum": 1], "The battery, 0 to 1."),
-                    iosParam("lowPowerMode", ["type": "boolean"], "Low Power Mode."),
-                    iosParam("deviceInUse", ["type": "boolean"], "The user is using the device."),
-                ],
-                result: descriptor("result", ref("Conditions"), "The full conditions object.")),
+                params: params(of: OSSetConditions.IOSParams.self, iosBeyond: OSSetConditions.Params.self),
+                result: result(Conditions.self, "The full conditions object.")),
             method(
                 OSSubmit.self, "A direct BGTaskScheduler.submit of any request.",
-                params: [
-                    identifier,
-                    descriptor("kind", ref("TaskKind"), required: true, "The request's kind."),
-                    descriptor(
-                        "earliestBeginDate", ["type": ["number", "null"]], "Absolute time on the clock, or null."),
-                    descriptor("requiresExternalPower", ["type": "boolean"], "Processing only."),
-                    descriptor("requiresNetworkConnectivity", ["type": "boolean"], "Processing only."),
-                ],
-                result: descriptor("result", ref("TaskRequest"), "The request as accepted."),
+                params: params(of: OSSubmit.Params.self),
+                result: result(TaskRequestInfo.self, "The request as accepted."),
                 errors: [errorRef("SchedulerError")], isExtension: true,
                 description: "Failures are -32001 with data.scheduler (the contract reserves -32001 for a direct "
                     + "scheduler call)."),
@@ -73,57 +48,47 @@ extension OpenRPCDocument {
     }
 
     /// The events, as notification methods from the plugin to the host.
-    static var events: [JSONValue] {
-        let identifier: JSONValue = ["type": "string"]
-        return contractEvents(identifier) + iosEvents
-    }
+    static var events: [JSONValue] { contractEvents + iosEvents }
 
-    private static func contractEvents(_ identifier: JSONValue) -> [JSONValue] {
+    private static var contractEvents: [JSONValue] {
         [
-            event(RequestSubmittedEvent.name, "A request was accepted by the scheduler.", taskRequest),
+            event(RequestSubmittedEvent.self, "A request was accepted by the scheduler."),
+            event(SubmitFailedEvent.self, "A submission failed (logged, never returned)."),
             event(
-                SubmitFailedEvent.name, "A submission failed (logged, never returned).",
-                object(
-                    ["identifier": identifier, "error": ref("SchedulerErrorKind")], required: ["identifier", "error"],
-                    "The request's identifier and the scheduler error.")),
+                RequestCancelledEvent.self, "A pending request was cancelled.",
+                describedAs: "The cancelled request's identifier."),
             event(
-                RequestCancelledEvent.name, "A pending request was cancelled.",
-                object(["identifier": identifier], required: ["identifier"], "The cancelled request's identifier.")),
+                TaskLaunchedEvent.self, "The OS launched a task (before the launch handler runs).",
+                sends: ["identifier", "kind", "at"]),
             event(
-                TaskLaunchedEvent.name, "The OS launched a task (before the launch handler runs).",
-                object(
-                    ["identifier": identifier, "kind": ref("TaskKind"), "at": ref("Instant")],
-                    required: ["identifier", "kind", "at"], "The task and when.")),
+                TaskExpiredEvent.self, "The OS ran a task's expiration handler (before it runs).",
+                sends: ["identifier", "at", "cause"], iosMembers: ["cause"],
+                describedAs: "The task and when; under --os ios also why (cause)."),
             event(
-                TaskExpiredEvent.name, "The OS ran a task's expiration handler (before it runs).",
-                object(
-                    ["identifier": identifier, "at": ref("Instant"), "cause": ref("ExpirationCause")],
-                    required: ["identifier", "at"], "The task and when; under --os ios also why (cause)."),
-                iosMembers: ["cause"]),
-            event(
-                TaskCompletedEvent.name, "setTaskCompleted was called for the first time.",
-                object(
-                    ["identifier": identifier, "success": ["type": "boolean"], "at": ref("Instant")],
-                    required: ["identifier", "success", "at"], "The task, its success, and when.")),
-            event(
-                ViolationEvent.name, "A rule was broken and the offending action ignored.",
-                object(
-                    ["rule": ["type": "string"], "detail": ["type": "string"]], required: ["rule", "detail"],
-                    "The rule's name (exactly-once, invoke.answered-once) and what happened.")),
-            event(
-                SafetyTimerEvent.name, "The safety timer started, fired or was invalidated.",
-                object(
-                    ["state": enumSchema(SafetyTimerEvent.State.self, "The transition."), "deadline": ref("Time")],
-                    required: ["state", "deadline"], "The transition and the timer's deadline.")),
+                TaskCompletedEvent.self, "setTaskCompleted was called for the first time.",
+                sends: ["identifier", "success", "at"], describedAs: "The task, its success, and when."),
+            event(ViolationEvent.self, "A rule was broken and the offending action ignored."),
+            event(SafetyTimerEvent.self, "The safety timer started, fired or was invalidated."),
         ]
     }
 
-    /// A notification method: one by-name param per member of `params` (an object
-    /// schema), and the whole object as `x-params-schema`, which the suite validates.
-    /// `iosMembers` are sent only under `--os ios` (marked `x-os` in `params`).
-    static func event(
-        _ name: String, _ summary: String, _ params: JSONValue, os: OSMode? = nil, iosMembers: Set<String> = []
-    ) -> JSONValue {
+    /// A notification method: one by-name param per member of the event's params type,
+    /// and the whole object as `x-params-schema`, which the suite validates.
+    ///
+    /// One params type serves three events (``TaskEventParams``): `sends` names the
+    /// members an event writes (each always, but `iosMembers`). `iosMembers` are sent
+    /// only under `--os ios` (marked `x-os` in `params`).
+    static func event<E: RPCEvent>(
+        _: E.Type, _ summary: String, os: OSMode? = nil, sends: [String]? = nil, iosMembers: Set<String> = [],
+        describedAs: String? = nil
+    ) -> JSONValue where E.Params: Decodable {
+        guard case .object(var params) = definition(of: E.Params.self, writing: true) else { return .null }
+        if let sends, let all = params["properties"]?.objectValue {
+            params["properties"] = .object(
+                JSONObject(lastWins: all.filter { sends.contains($0.key) }.map { ($0.key, $0.value) }))
+            params["required"] = .array(sends.filter { !iosMembers.contains($0) }.sorted().map { .string($0) })
+        }
+        if let describedAs { params["description"] = .string(describedAs) }
         let required = Set(params["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         let members = (params["properties"]?.objectValue ?? [:]).map { key, schema in
             iosMembers.contains(key)
@@ -131,9 +96,9 @@ extension OpenRPCDocument {
                 : descriptor(key, schema, required: required.contains(key), "See the contract, section 6.")
         }
         var e: JSONObject = [
-            "name": .string(name), "summary": .string(summary), "paramStructure": "by-name",
+            "name": .string(E.name), "summary": .string(summary), "paramStructure": "by-name",
             "params": .array(members), "x-notification": true, "x-direction": "plugin-to-host", "x-kind": "event",
-            "x-params-schema": params,
+            "x-params-schema": .object(params),
             "description": "An event (a notification the plugin sends). A plugin may add members to its params.",
         ]
         if let os { e["x-os"] = .string(os.rawValue) }

@@ -18,26 +18,13 @@ extension OpenRPCDocument {
                 "type": "number", "minimum": 0,
                 "description": "A moment of the plugin's clock: seconds since it started (or was reset), >= 0.",
             ],
-            "TaskKind": enumSchema(TaskKind.self, "refresh: a BGAppRefreshTask; processing: a BGProcessingTask."),
-            "Profile": enumSchema(Profile.self, "--profile: seed (as the seed plugin) or strict (its fixes)."),
-            "Clock": enumSchema(ClockKind.self, "--clock: virtual (moves only with os/advanceTime) or real."),
-            "DispatchMode": enumSchema(DispatchMode.self, "--dispatch: serial (one executor) or tauri (ipc and main)."),
-            "DispatchQueueName": enumSchema(DispatchQueueName.self, "An emulated queue of --dispatch tauri."),
-            "BackgroundRefreshStatus": enumSchema(BackgroundRefreshStatus.self, "The Background App Refresh setting."),
-            "SchedulerErrorKind": enumSchema(
-                SchedulerErrorKind.self, "An emulated BGTaskScheduler.Error: data.scheduler, os/submitFailed's error."),
+            "TaskKind": named(TaskKind.self), "Profile": named(Profile.self), "Clock": named(ClockKind.self),
+            "DispatchMode": named(DispatchMode.self), "DispatchQueueName": named(DispatchQueueName.self),
+            "BackgroundRefreshStatus": named(BackgroundRefreshStatus.self),
+            "SchedulerErrorKind": named(SchedulerErrorKind.self),
             "RejectReason": enumSchema(RejectReason.self, "Why the plugin rejected an invoke (data.reason of -32000)."),
-            "TaskRequest": taskRequest,
-            "Conditions": object(
-                [
-                    "backgroundRefreshStatus": ref("BackgroundRefreshStatus"), "externalPower": ["type": "boolean"],
-                    "networkConnected": ["type": "boolean"], "autoLaunch": ["type": "boolean"],
-                    "batteryLevel": ["type": "number", "minimum": 0, "maximum": 1],
-                    "lowPowerMode": ["type": "boolean"], "deviceInUse": ["type": "boolean"],
-                ],
-                required: ["backgroundRefreshStatus", "externalPower", "networkConnected", "autoLaunch"],
-                "The emulated device's conditions; defaults available, false, true, false (autoLaunch true under "
-                    + "--os ios, which adds batteryLevel, lowPowerMode and deviceInUse)."),
+            "TaskRequest": definition(of: TaskRequestInfo.self, writing: true),
+            "Conditions": definition(of: Conditions.self, writing: true),
             "InvokeRejectedData": object(
                 ["reason": ref("RejectReason")], required: ["reason"], "error.data of -32000 InvokeRejected."),
             "SchedulerErrorData": object(
@@ -56,20 +43,6 @@ extension OpenRPCDocument {
                         + "os/advanceTime."),
             ],
         ]
-    }
-
-    /// A pending task request (`components.schemas.TaskRequest`, and `os/requestSubmitted`'s params).
-    static var taskRequest: JSONValue {
-        object(
-            [
-                "identifier": ["type": "string"], "kind": ref("TaskKind"),
-                "earliestBeginDate": ["anyOf": [ref("Time"), ["type": "null"]]],
-                "requiresExternalPower": ["type": "boolean"], "requiresNetworkConnectivity": ["type": "boolean"],
-            ],
-            required: [
-                "identifier", "kind", "earliestBeginDate", "requiresExternalPower", "requiresNetworkConnectivity",
-            ],
-            "A pending task request, as os/pendingTaskRequests and os/requestSubmitted show it.")
     }
 
     /// The JSON-RPC 2.0 messages the plugin writes, for validating a frame as a whole.
@@ -111,21 +84,13 @@ extension OpenRPCDocument {
 
     /// `plugin/state`'s parts and `initialize`'s result.
     private static var stateTypes: [String: JSONValue] {
-        let config: [String: JSONValue] = [
-            "iosSafetyTimeoutSecs": ["type": "number"],
-            "iosProcessingSafetyTimeoutSecs": ["type": ["number", "null"]],
-            "iosEarliestRefreshBeginMinutes": ["type": "number"],
-            "iosEarliestProcessingBeginMinutes": ["type": "number"],
-            "iosRequiresExternalPower": ["type": "boolean"], "iosRequiresNetworkConnectivity": ["type": "boolean"],
-        ]
+        // The contract's open shape, wider than what this plugin writes: not a declaration.
         let registration = object(
             ["identifier": ["type": "string"], "kind": ref("TaskKind")], required: ["identifier"],
             "A registered launch handler.")
         return [
-            "Config": object(config, required: config.keys.sorted(), "The six ios… values startKeepalive keeps."),
-            "ActiveTask": object(
-                ["identifier": ["type": "string"], "kind": ref("TaskKind"), "launchedAt": ref("Instant")],
-                required: ["identifier", "kind", "launchedAt"], "The task that is running."),
+            "Config": definition(of: PluginConfig.self, writing: true),
+            "ActiveTask": definition(of: PluginStateSnapshot.ActiveTask.self, writing: true),
             "Registered": [
                 "anyOf": [
                     ["type": "array", "items": registration],
@@ -142,54 +107,17 @@ extension OpenRPCDocument {
                         + "{identifier, kind}, an array of identifiers, or an object keyed by identifier "
                         + "(values: the kind, or an object with kind)."),
             ],
-            "Counters": object(
-                [
-                    "launched": ["type": "integer", "minimum": 0], "completed": ["type": "integer", "minimum": 0],
-                    "expired": ["type": "integer", "minimum": 0], "violations": ["type": "integer", "minimum": 0],
-                    "watchdogKills": ["type": "integer", "minimum": 0],
-                    "crashes": ["type": "integer", "minimum": 0],
-                ],
-                required: ["launched", "completed", "expired", "violations"], "Running totals since start or reset."),
-            "PluginState": object(
-                [
-                    "now": ref("Instant"), "clock": ref("Clock"), "profile": ref("Profile"),
-                    "activeTask": ["anyOf": [ref("ActiveTask"), ["type": "null"]]],
-                    "pendingCancelInvoke": ref("RequestID"),
-                    "safetyTimer": [
-                        "anyOf": [
-                            object(["deadline": ref("Time")], required: ["deadline"], "The scheduled safety timer."),
-                            ["type": "null"],
-                        ]
-                    ],
-                    "config": ref("Config"),
-                    "pendingRequests": ["type": "array", "items": ref("TaskRequest")],
-                    "registered": ref("Registered"), "conditions": ref("Conditions"), "counters": ref("Counters"),
-                    "ios": ref("IOSState"),
-                ],
-                required: [
-                    "now", "clock", "profile", "activeTask", "pendingCancelInvoke", "safetyTimer", "config",
-                    "pendingRequests", "registered", "conditions", "counters",
-                ],
-                "A snapshot of the plugin and the emulated OS; pendingCancelInvoke: the pending request's id or null."
-            ),
-            "InitializeResult": object(
-                [
-                    "protocolVersion": ["const": "1"],
-                    "serverInfo": object(
-                        ["name": ["type": "string"], "version": ["type": "string"]], required: ["name", "version"],
-                        "The plugin's name and version (free text)."),
-                    "bundleIdentifier": ["type": "string"],
-                    "taskIdentifiers": object(
-                        ["refresh": ["type": "string"], "processing": ["type": "string"]],
-                        required: ["refresh", "processing"], "<bundle-id>.bg-refresh and <bundle-id>.bg-processing."),
-                    "clock": ref("Clock"), "profile": ref("Profile"),
-                    "os": ref("OSMode"), "osSeed": ["type": "integer", "minimum": 0],
-                ],
-                required: ["protocolVersion", "serverInfo", "bundleIdentifier", "taskIdentifiers", "clock", "profile"],
-                "What the plugin says about itself."),
-            "TimerInvalidation": enumSchema(
-                TimerInvalidation.self,
-                "An off-thread Timer.invalidate() under --dispatch tauri: removed, or notRemoved (it still fires)."),
+            "Counters": definition(of: PluginStateSnapshot.Counters.self, writing: true),
+            "PluginState": definition(of: PluginStateSnapshot.self, writing: true),
+            "InitializeResult": definition(of: Initialize.Result.self, writing: true),
+            "TimerInvalidation": named(TimerInvalidation.self),
         ]
+    }
+
+    /// A named string enum's definition: its raw values and its description.
+    static func named<E: JSONStringEnum & JSONSchemaDescribed>(_: E.Type) -> JSONValue {
+        guard case .object(var o) = E.enumSchema else { return .null }
+        o["description"] = .string(E.schemaDescription)
+        return .object(o)
     }
 }

@@ -2,8 +2,9 @@
 /// the JSON Schema of its params, result and errors, and every event as a
 /// notification method (`x-notification: true`, plugin to host).
 ///
-/// It is built here, from the typed methods' names and enums, and compiled into
-/// every binary that links `HostProtocol`: the plugin answers `rpc.discover` with
+/// Its params, result and event schemas are derived from the declarations
+/// (``JSONShape`` and ``JSONSchemaDescribed``, `OpenRPCDocument+Derived.swift`); it is
+/// compiled into every binary that links `HostProtocol`: the plugin answers `rpc.discover` with
 /// it (a copied binary needs no resource file), and the conformance suite
 /// validates every frame it sees against it. `docs/openrpc.json` is this value,
 /// indented (`plugin-host conformance --openrpc`); a test keeps the two equal.
