@@ -60,16 +60,6 @@ extension RequestID {
     public static var jsonSchema: JSONValue { jsonSchemaReference("RequestID") }
 }
 
-extension EmptyParams {
-    /// An object (any members, ignored).
-    public static var jsonSchema: JSONValue { ["type": "object"] }
-}
-
-extension NullResult {
-    /// `{"type": "null"}`.
-    public static var jsonSchema: JSONValue { ["type": "null"] }
-}
-
 extension ExplicitNull where Value: JSONScalar {
     /// The wrapped type's (the member is marked nullable where it is used).
     public static var jsonSchema: JSONValue { Value.jsonSchema }

@@ -43,6 +43,8 @@ public struct EmptyParams: JSONCodable, JSONScalar, Hashable {
     public init?(jsonValue: JSONValue) {}
     /// `{}`.
     public var jsonValue: JSONValue { .object([:]) }
+    /// An object (any members, ignored).
+    public static var jsonSchema: JSONValue { ["type": "object"] }
 }
 
 /// The `result: null` of a method that only resolves; a scalar to the coder.
@@ -57,4 +59,6 @@ public struct NullResult: JSONCodable, JSONScalar, Hashable {
     }
     /// `null`.
     public var jsonValue: JSONValue { .null }
+    /// `{"type": "null"}`.
+    public static var jsonSchema: JSONValue { ["type": "null"] }
 }
