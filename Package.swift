@@ -107,7 +107,8 @@ let package = Package(
             name: "PluginFuzzingTests",
             dependencies: ["PluginFuzzing", "HostSimulation", "RustSide", "PluginHost", "PluginInProcess"]
                 + runsPluginHost),
-        .testTarget(name: "PluginSoakTests", dependencies: ["PluginSoak", "PluginHost"] + runsPluginHost),
+        .testTarget(
+            name: "PluginSoakTests", dependencies: ["PluginSoak", "PluginHost", "PluginBench"] + runsPluginHost),
         .testTarget(name: "HostCLITests", dependencies: runsPluginHost, exclude: ["DocsShim"]),
     ],
     swiftLanguageModes: [.v6]

@@ -16,6 +16,8 @@ package struct BenchReport {
     var fuzz: (seconds: Double, jobs: Int, steps: Int)?
     /// The system level under `--os ios`, realistic device days (empty when skipped).
     package var simulatedTime: [SimulatedTimeFigure] = []
+    /// Where the host and the plugin ran during the sequential round trips.
+    package var processCPUs: [ProcessCPU] = []
 
     package init(
         placement: BenchRunner.Placement, build: String, sequential: BenchRunner.Sequential, asyncCall: Latency,

@@ -12,6 +12,8 @@ import Synchronization
 package final class BenchStages {
     /// The stage running (or the last one), in words.
     package private(set) var current = "starting"
+    /// Put before every stage's name: `round 2 of 3: ` (empty with one round).
+    package var round = ""
     private let say: (String) -> Void
 
     /// Stages reported through `say` (a line each).
@@ -19,8 +21,8 @@ package final class BenchStages {
 
     /// Runs one stage: `bench: WHAT` before it, `bench:   took S s` after it.
     package func run<T, E: Error>(_ what: String, _ body: () throws(E) -> T) throws(E) -> T {
-        current = what
-        say("bench: \(what)")
+        current = round + what
+        say("bench: \(current)")
         let start = ContinuousClock.now
         let result = try body()
         let took = ContinuousClock.now - start

@@ -6,6 +6,7 @@ package enum ConformanceCatalogue {
     /// All checks, by contract section.
     package static let all: [ConformanceCheck] =
         framing + jsonRPC + determinism + invokes + dispatch + tasks + scheduler + autoLaunch + session + events
+        + numbers
 
     /// The check with this name.
     package static func named(_ name: String) -> ConformanceCheck? { all.first { $0.name == name } }

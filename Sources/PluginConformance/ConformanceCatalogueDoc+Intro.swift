@@ -109,8 +109,10 @@ extension ConformanceCatalogueDoc {
               there and matches; **members the pattern does not name are allowed** (contract
               § 6: a plugin may add members to results and event params, for example an `at`
               on every event); `"*"` matches any value (`error.message`, `serverInfo.name`
-              and `.version` are free text); numbers compare by value (`900` matches `900.0`);
-              `error.data` is compared only where a pattern names it (-32000, -32001).
+              and `.version` are free text); numbers compare by value, so a plugin may write
+              them as Rust's serde_json does or as Swift does (`900` matches `900.0`, `1e16`
+              matches `1e+16`, `6e-6` matches `0.000006`, `-0.0` matches `0`); `error.data` is
+              compared only where a pattern names it (-32000, -32001).
             - **Open choices are accepted**, and each check's entry below lists the ones it
               meets: an Invalid Request (-32600) to a request whose id could be read may carry
               that id or `null`; `plugin/state.pendingRequests` may come in any order, and

@@ -1,7 +1,8 @@
 import HostProtocol
 
 /// How the double writes what the engine answers (see ``DoublePlugin``); times in
-/// `at` and `now` are written with a decimal point (`28.0`).
+/// `at` and `now` (and an event's `deadline` and `earliestBeginDate`) are written as
+/// serde_json writes an `f64` (`28.0`, `6e-6`, `1e16`).
 extension DoublePlugin {
     /// One message, rewritten.
     func rewrite(_ message: JSONValue) -> JSONValue {
@@ -9,6 +10,9 @@ extension DoublePlugin {
         if o["id"] == nil, let method = o["method"]?.stringValue, case .object(var params) = o["params"] ?? .null {
             noteTime(event: method, params)
             params["at"] = Self.decimal(params["at"] ?? now)
+            for key in ["deadline", "earliestBeginDate"] where params[key] != nil {
+                params[key] = Self.decimal(params[key] ?? .null)
+            }
             params["seq"] = .number(nextSeq())
             o["params"] = .object(params)
             return .object(o)
@@ -42,12 +46,12 @@ extension DoublePlugin {
         return .object(o)
     }
 
-    /// A whole number written with a decimal point (`28` as `28.0`): the same JSON number.
+    /// A number as Rust's serde_json writes an `f64` (``SerdeNumberText``): `28` as
+    /// `28.0`, `0.000006` as `6e-6`, `1e+16` as `1e16`: the same JSON number.
     static func decimal(_ value: JSONValue) -> JSONValue {
-        guard case .number(let n) = value, !n.literal.contains("."), !n.literal.contains("e"),
-            let v = try? JSONParser.parse(Array((n.literal + ".0").utf8))
+        guard case .number(let n) = value, let d = n.doubleValue, let v = JSONNumber(literal: SerdeNumberText.text(d))
         else { return value }
-        return v
+        return .number(v)
     }
 
     /// Events carry the time where they have it: `at`, or a fired timer's deadline.

@@ -8,8 +8,9 @@ import HostProtocol
 /// Its behaviour comes from a `PluginEngine` fed ndjson; everything on the wire is
 /// its own: it decodes the host's framing itself, and rewrites what it writes:
 /// - every event carries `at` (the plugin's time when it happened) and `seq` (a
-///   per-process counter), unknown members the suite must ignore; `at` and `now` are
-///   written with a decimal point (`900.0`), the same JSON numbers;
+///   per-process counter), unknown members the suite must ignore; `at`, `now`, an
+///   event's `deadline` and `earliestBeginDate` are written as Rust's serde_json
+///   writes an `f64` (`900.0`, `6e-6`, `1e16`), the same JSON numbers;
 /// - every result object carries `"x-double": true`, every error message starts
 ///   with `double: ` and errors other than -32000/-32001 carry `data.double`;
 /// - an Invalid Request (-32600) is answered with `id: null`, whatever id it had;

@@ -8,7 +8,7 @@ import Testing
 @Suite("plugin-host bench")
 struct BenchCommandTests {
     @Test func jsonReportHasEveryField() async throws {
-        let r = try await runHost(["bench", "--quick", "--json", "--plugin", Binaries.plugin])
+        let r = try await runHost(["bench", "--quick", "--rounds", "2", "--json", "--plugin", Binaries.plugin])
         #expect(r.status == 0, "\(r.stderr)")
         let report = try JSONParser.parse(Array(r.stdout.utf8))
         let keys = [
@@ -18,7 +18,32 @@ struct BenchCommandTests {
         for key in keys {
             #expect(report[key] != nil, "missing \(key)")
         }
-        for key in ["cpus", "cpu", "kernel", "load"] { #expect(report["machine"]?[key] != nil, "machine lacks \(key)") }
+        for key in ["cpus", "cpu", "kernel", "load", "before", "after", "processes", "warnings"] {
+            #expect(report["machine"]?[key] != nil, "machine lacks \(key)")
+        }
+        for state in [report["machine"]?["before"], report["machine"]?["after"]] {
+            for key in ["cpus", "load", "busyCPUs"] { #expect(state?[key] != nil, "a machine state lacks \(key)") }
+        }
+        let placements = try #require(report["machine"]?["processes"]?.arrayValue)
+        #expect(placements.count == 2)
+        #expect(
+            placements.first?["placement"]?.arrayValue?.compactMap { $0["role"]?.stringValue } == ["host", "plugin"])
+        // Two rounds of every measurement, each figure with its spread.
+        #expect(report["rounds"]?["count"]?.int64Value == 2)
+        #expect(report["rounds"]?["shown"]?.int64Value.map { (1...2).contains($0) } == true)
+        let figures = try #require(report["rounds"]?["figures"]?.arrayValue)
+        let names = figures.compactMap { $0["name"]?.stringValue }
+        for name in [
+            "sequential.cancelCancelListener.ratioToCFloor", "sequential.cancelCancelListener.aboveCFloor",
+            "pipelined.256.ratioToCFloor", "startup.p50",
+            "fuzz.stepsPerSecond", "systemLevel.process.1.deviceDaysPerSecond",
+        ] {
+            #expect(names.contains(name), "rounds lack \(name)")
+        }
+        for figure in figures {
+            for key in ["min", "median", "max"] { #expect(figure[key]?.doubleValue != nil, "a figure lacks \(key)") }
+            #expect(figure["values"]?.arrayValue?.count == 2)
+        }
         let latencies = [
             report["floor"], report["cFloor"], report["sequential"]?["cancelCancelListener"],
             report["sequential"]?["completeBgTask"], report["asyncCall"],
@@ -71,6 +96,9 @@ struct BenchCommandTests {
         #expect(help.status == 0 && help.stdout.contains("usage: plugin-host bench"))
         let bad = try await runHost(["bench", "--calls", "zero"])
         #expect(bad.status == 64 && bad.stderr.contains("--calls"))
+        #expect(help.stdout.contains("--rounds N"))
+        let rounds = try await runHost(["bench", "--rounds", "0"])
+        #expect(rounds.status == 64 && rounds.stderr.contains("--rounds"))
     }
 
     /// The C floor answers each command with the numbers it promises: one timing

@@ -100,8 +100,10 @@ struct JSONParserTests {
         #expect(try parse("9223372036854775807").int64Value == Int64.max)
         #expect(try parse("-9223372036854775808").int64Value == Int64.min)
         #expect(try parse("9223372036854775808").int64Value == nil)
-        #expect(try parse("1.0").int64Value == nil)
-        #expect(try parse("1e2").int64Value == nil)
+        // A whole number in any form is an integer (JSON Schema's `integer`, issue 27 item 5).
+        #expect(try parse("1.0").int64Value == 1)
+        #expect(try parse("1e2").int64Value == 100)
+        #expect(try parse("1.5").int64Value == nil)
         #expect(try parse("12345678901234567890123").doubleValue == 1.2345678901234568e22)
     }
 

@@ -23,6 +23,16 @@ enum BenchCommand {
         is printed as a ratio to both floors, with the targets.
         Build with -c release for meaningful figures.
 
+        Every measurement runs in --rounds rounds (default 3), round after round: the
+        table shown is the round with the median sequential p50 / C floor, followed by
+        every figure's minimum, median and maximum over the rounds, the load average
+        and busy CPUs before and after the run, and the CPUs the host and the plugin
+        were allowed and last ran on in each round. A warning goes to stderr when the
+        machine is busy (1-minute load average >= 0.5, or other work taking >= 0.25 CPU
+        in a 0.5 s sample before or after the run: on 2 CPUs that is the host's or the
+        plugin's CPU taken part of the time) or when the rounds' sequential ratios are
+        more than 20 % apart. docs/benchmarks.md says why runs disagree.
+
         Every reply is checked: a frame that is not the answer expected (an event nobody
         asked for, an unknown id, a second answer, a line that is not JSON) stops the run,
         and so does a block that takes longer than --timeout. Each stage says on stderr
@@ -36,6 +46,7 @@ enum BenchCommand {
                                (default: the host on CPU 0, the plugin on CPU 1)
           --json               print the results as JSON
           --calls N            timed round trips per latency figure (default 20000)
+          --rounds N           rounds of every measurement, 1 to 100 (default 3)
           --fuzz-seconds S     how long to measure fuzzing (default 10; 0 skips it)
           --system-seconds S   how long to play realistic device days at the system level
                                under --os ios, for each of the plugin binary and the
@@ -61,10 +72,13 @@ enum BenchCommand {
         var fuzzSeconds = 10.0
         var systemSeconds = 10.0
         var days = 7
+        var rounds = 3
         do throws(Arguments.UsageError) {
             args = try Arguments(
                 arguments,
-                options: ["--plugin", "--c-floor", "--calls", "--fuzz-seconds", "--system-seconds", "--timeout"],
+                options: [
+                    "--plugin", "--c-floor", "--calls", "--fuzz-seconds", "--system-seconds", "--timeout", "--rounds",
+                ],
                 flags: ["--help", "--pin", "--free", "--json", "--quick"])
             if args.has("--help") {
                 Console.out(usage)
@@ -87,6 +101,7 @@ enum BenchCommand {
                 days = 1
             }
             settings.calls = try args.int("--calls", default: settings.calls, range: 100...10_000_000)
+            rounds = try args.int("--rounds", default: rounds, range: 1...100)
             guard !(args.has("--pin") && args.has("--free")) else {
                 throw Arguments.UsageError("give --pin or --free, not both")
             }
@@ -118,13 +133,27 @@ enum BenchCommand {
         let runner = BenchRunner(settings: settings)
         let stages = BenchStages { HostCLI.diagnose($0) }
         do throws(HostError) {
-            var report = try measure(runner, stages: stages, fuzzSeconds: fuzzSeconds)
-            if systemSeconds > 0 {
-                _ = ProcReader.allowAllCPUs()
-                report.simulatedTime = systemLevel(
-                    plugin: settings.plugin, seconds: systemSeconds, days: days, stages: stages)
+            let before = MachineState.sample()
+            let early = BenchRounds.warnings(
+                before: before, after: MachineState(cpus: 0, load: [], busyCPUs: nil), key: nil)
+            for warning in early { HostCLI.diagnose("bench", "warning: \(warning)") }
+            var reports: [BenchReport] = []
+            for round in 1...rounds {
+                stages.round = rounds > 1 ? "round \(round) of \(rounds): " : ""
+                if settings.placement != .free { _ = ProcReader.pinToCPU(0) }
+                var report = try measure(runner, stages: stages, fuzzSeconds: fuzzSeconds)
+                if systemSeconds > 0 {
+                    _ = ProcReader.allowAllCPUs()
+                    report.simulatedTime = systemLevel(
+                        plugin: settings.plugin, seconds: systemSeconds, days: days, stages: stages)
+                }
+                reports.append(report)
             }
-            if args.has("--json") { Console.json(report.json) } else { Console.out(report.text) }
+            let result = BenchRounds(reports: reports, before: before, after: MachineState.sample())
+            for warning in result.warnings where !early.contains(warning) {
+                HostCLI.diagnose("bench", "warning: \(warning)")
+            }
+            if args.has("--json") { Console.json(result.json) } else { Console.out(result.text) }
             reportStderr(runner.stderr)
             return ExitCode.ok
         } catch {
@@ -143,6 +172,7 @@ enum BenchCommand {
         -> BenchReport
     {
         let settings = runner.settings
+        var processCPUs: [ProcessCPU] = []
         let (sequential, pipelined) = try stages.run(
             "floors (C and Swift echo) and sequential invokes, then pipelined, interleaved"
         ) { () throws(HostError) in
@@ -150,6 +180,7 @@ enum BenchCommand {
             var failed = true
             defer { subjects.close(failed: failed) }
             let sequential = try runner.sequential(subjects)
+            processCPUs = subjects.processCPUs()
             var pipelined: [BenchRunner.Pipelined] = []
             for window in [1, 16, 256] {
                 let total = window == 1 ? min(settings.pipelined, settings.calls) : settings.pipelined
@@ -187,9 +218,11 @@ enum BenchCommand {
                 return (Date().timeIntervalSince(started), 2, fuzzer.totals.steps)
             }
         }
-        return BenchReport(
+        var report = BenchReport(
             placement: settings.placement, build: BuildInfo.configuration, sequential: sequential,
             asyncCall: asyncCall, pipelined: pipelined, startup: startup, memory: memory, fuzz: fuzz)
+        report.processCPUs = processCPUs
+        return report
     }
 }
 

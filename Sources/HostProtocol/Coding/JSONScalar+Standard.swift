@@ -37,7 +37,7 @@ extension String: JSONScalar {
 extension Int64: JSONScalar {
     /// `"an integer"`.
     public static var jsonExpected: String { "an integer" }
-    /// A JSON integer literal in `Int64` range.
+    /// A JSON number whose value is a whole number in `Int64` range (`2`, `2.0`, `2e0`).
     public init?(jsonValue: JSONValue) {
         guard case .number(let n) = jsonValue, let i = n.int64Value else { return nil }
         self = i
@@ -49,9 +49,9 @@ extension Int64: JSONScalar {
 extension Int: JSONScalar {
     /// `"an integer"`.
     public static var jsonExpected: String { "an integer" }
-    /// A JSON integer literal in `Int` range.
+    /// A JSON number whose value is a whole number in `Int` range (`2`, `2.0`, `2e0`).
     public init?(jsonValue: JSONValue) {
-        guard case .number(let n) = jsonValue, let i = Int(n.literal) else { return nil }
+        guard case .number(let n) = jsonValue, let i = n.exactInteger(Int.self) else { return nil }
         self = i
     }
     /// The integer.
@@ -61,9 +61,9 @@ extension Int: JSONScalar {
 extension UInt64: JSONScalar {
     /// `"an integer from 0 to 2^64-1"`.
     public static var jsonExpected: String { "an integer from 0 to 2^64-1" }
-    /// A JSON integer literal from 0 to 2^64-1.
+    /// A JSON number whose value is a whole number from 0 to 2^64-1 (`7`, `7.0`, `7e0`).
     public init?(jsonValue: JSONValue) {
-        guard case .number(let n) = jsonValue, let u = UInt64(n.literal) else { return nil }
+        guard case .number(let n) = jsonValue, let u = n.exactInteger(UInt64.self) else { return nil }
         self = u
     }
     /// The integer, written exactly.

@@ -54,8 +54,9 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
         return d
     }
 
-    /// The value as an `Int64` when the literal is a plain integer in range.
-    public var int64Value: Int64? { Int64(literal) }
+    /// The value as an `Int64` when it is a whole number in range, however it is
+    /// written (`2`, `2.0`, `2e0`: see ``exactInteger(_:)``).
+    public var int64Value: Int64? { exactInteger(Int64.self) }
 
     public var description: String { literal }
 

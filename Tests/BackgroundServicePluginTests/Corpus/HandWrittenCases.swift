@@ -5,7 +5,9 @@ import HostTestSupport
 /// duplicate keys, BOMs, NUL bytes, line endings, LSP header defects, frames
 /// split across reads, and inputs the fuzzers found.
 enum HandWrittenCorpus {
-    static var all: [CorpusCase] { sizes + structure + controlBytes + ndjsonLines + lspHeaders + split + fuzzFindings }
+    static var all: [CorpusCase] {
+        sizes + structure + controlBytes + ndjsonLines + lspHeaders + split + fuzzFindings + numberForms
+    }
 
     static let state = #"{"jsonrpc":"2.0","id":7,"method":"plugin/state"}"#
     static let pending = #"{"jsonrpc":"2.0","id":7,"method":"os/pendingTaskRequests"}"#
