@@ -108,6 +108,12 @@ public final class SystemSimulation: @unchecked Sendable {
         var serviceMeantToRun = false
         /// The task the OS runs, from its events (``osRunningTask``).
         var osTask: OSTask?
+        /// The `invalidate-vs-fire` orders drawn for the action in progress and the ones the
+        /// plugin has taken so far (`SystemSimulation+Invalidations.swift`), nil between actions.
+        var invalidationsDrawn: (drawn: [Race.Side], taken: [Race.Side])?
+        /// Host calls made by a caller blocked on the main thread (`x-mainThreadCaller`) and not
+        /// yet answered: while one waits, the app's main thread is blocked.
+        var mainCallers: Set<RequestID> = []
     }
 
     /// Where every host job runs, one at a time, when the simulation drains it.
