@@ -20,10 +20,10 @@ extension SystemSimulation {
                 let origin = s.origins[r.id] ?? s.origin
                 s.origins[r.id] = origin
                 // Only the host's own calls are waited for between jobs; the driver's calls block it.
-                // (A call from a caller on the main thread, and any call made while one waits, may
-                // wait as long as main is blocked: for ever when the plugin hops to main, until the
-                // watchdog ends the process.)
-                let fromMain = r.params?[TauriBridge.mainThreadCallerMember]?.boolValue == true
+                // (When the plugin hops to main, a call from a caller on the main thread, and any
+                // call made while one waits, may wait as long as main is blocked: for ever, until
+                // the watchdog ends the process.)
+                let fromMain = s.hopsToMain && r.params?[TauriBridge.mainThreadCallerMember]?.boolValue == true
                 if origin == .rust, fromMain { s.mainCallers.insert(r.id) }
                 if origin == .rust, r.method != WaitForCancel.name, !fromMain, s.mainCallers.isEmpty {
                     s.inFlight[r.id] = r.method
