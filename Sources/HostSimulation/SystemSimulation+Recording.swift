@@ -20,7 +20,14 @@ extension SystemSimulation {
                 let origin = s.origins[r.id] ?? s.origin
                 s.origins[r.id] = origin
                 // Only the host's own calls are waited for between jobs; the driver's calls block it.
-                if origin == .rust, r.method != WaitForCancel.name { s.inFlight[r.id] = r.method }
+                // (When the plugin hops to main, a call from a caller on the main thread, and any
+                // call made while one waits, may wait as long as main is blocked: for ever, until
+                // the watchdog ends the process.)
+                let fromMain = s.hopsToMain && r.params?[TauriBridge.mainThreadCallerMember]?.boolValue == true
+                if origin == .rust, fromMain { s.mainCallers.insert(r.id) }
+                if origin == .rust, r.method != WaitForCancel.name, !fromMain, s.mainCallers.isEmpty {
+                    s.inFlight[r.id] = r.method
+                }
                 if origin == .rust { s.callOwner[r.id] = s.processes.count }
                 // A time step's own request is stamped when it is sent; what it causes, when it happens.
                 let time = r.method == OSAdvanceTime.name ? clock.now : max(s.stamp, clock.now)
@@ -28,6 +35,7 @@ extension SystemSimulation {
             }
         case .receivedResponse(let r):
             shared.withLock { s in
+                s.mainCallers.remove(r.id)
                 let origin = s.origins[r.id] ?? .rust
                 s.timeline.append(TimelineEntry(time: max(s.stamp, clock.now), kind: .response(r, origin)))
             }

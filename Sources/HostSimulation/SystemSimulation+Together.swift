@@ -33,9 +33,7 @@ extension SystemSimulation {
     ) throws(SimulationError) -> Result<JSONValue, HostError>? {
         let drawn = races.draw(.ipcVsMain, count: Self.ordersPerBatch)
         let choices = drawn.map { $0 == .first ? DispatchQueueName.ipc : .main }
-        _ = try call(
-            PluginDispatchSchedule.self,
-            .init(choices: choices + Array(repeating: .ipc, count: Self.ipcPadding)), origin: .harness)
+        _ = try schedule(choices: choices + Array(repeating: .ipc, count: Self.ipcPadding))
         let answer = Mutex<Result<JSONValue, HostError>?>(nil)
         let answered = DispatchSemaphore(value: 0)
         let connection = plugin.connection
@@ -57,7 +55,7 @@ extension SystemSimulation {
             }
             try runUntilIdle()
         }
-        let report = try call(PluginDispatchSchedule.self, .init(), origin: .harness)
+        let report = try schedule(choices: [])
         let taken = report.taken.map { $0 == .ipc ? Race.Side.first : .second }
         _ = races.settle(.ipcVsMain, drawn: drawn, taken: taken)
         if !taken.isEmpty {

@@ -108,6 +108,15 @@ public final class SystemSimulation: @unchecked Sendable {
         var serviceMeantToRun = false
         /// The task the OS runs, from its events (``osRunningTask``).
         var osTask: OSTask?
+        /// The `invalidate-vs-fire` orders drawn for the action in progress and the ones the
+        /// plugin has taken so far (`SystemSimulation+Invalidations.swift`), nil between actions.
+        var invalidationsDrawn: (drawn: [Race.Side], taken: [Race.Side])?
+        /// Host calls made by a caller blocked on the main thread (`x-mainThreadCaller`) and not
+        /// yet answered: while one waits, the app's main thread is blocked.
+        var mainCallers: Set<RequestID> = []
+        /// Whether the plugin hops to the main queue before answering (`--profile strict`,
+        /// `--dispatch tauri`, `--os ios`): only then can a main-thread caller wait for ever.
+        var hopsToMain = false
     }
 
     /// Where every host job runs, one at a time, when the simulation drains it.
@@ -163,6 +172,7 @@ public final class SystemSimulation: @unchecked Sendable {
                 if let self { self.arrived(id, completion) } else { completion() }
             })
         info = try call(Initialize.self, .init(events: true), origin: .harness)
+        shared.withLock { $0.hopsToMain = info.profile == .strict && options.dispatch == .tauri && info.os == .ios }
         let first = makeProcess(number: 1, cause: .user)
         shared.withLock { $0.processes = [first] }
     }

@@ -34,6 +34,13 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
     /// the main queue; at each interleaving decision one queue runs its next statement of the
     /// seed's. One record per decision, in order (`SystemSimulation+Together.swift`).
     case ipcVsMain = "ipc-vs-main"
+    /// Under the plugin's `--dispatch tauri` (and `--os ios`): the safety timer lives on the
+    /// main run loop and `cleanup()` invalidates it from `ipc`; Apple's `Timer.invalidate()`
+    /// says a timer invalidated from another thread may not be removed from its run loop.
+    /// `invalidate-first`: the invalidation removes it (`removed`); `fire-first`: it stays and
+    /// fires at its deadline (`notRemoved`). One record per off-thread invalidation
+    /// (`SystemSimulation+Invalidations.swift`; issue 22).
+    case invalidateVsFire = "invalidate-vs-fire"
 
     /// One of the two parties; `.first` is the one named first.
     public enum Side: Sendable, Hashable {
@@ -52,6 +59,7 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
         case .pluginVsHostDeadline: ("plugin", "host")
         case .runEndVsApp: ("run-end", "app")
         case .ipcVsMain: ("ipc", "main")
+        case .invalidateVsFire: ("invalidate", "fire")
         }
     }
 
@@ -75,6 +83,8 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
         switch self {
         case .listenerVsCompletion: 0.75
         case .stopVsCompletion, .pluginVsHostDeadline, .runEndVsApp, .ipcVsMain: 0.5
+        // (Apple gives no figure for how often an off-thread invalidation misses: an even chance.)
+        case .invalidateVsFire: 0.5
         }
     }
 

@@ -36,6 +36,9 @@ public final class TauriBridge: Sendable {
     /// with `terminated` and nothing is written.
     let lifetime: ProcessLifetime?
     private let inProgress = Mutex<[Call]>([])
+    /// The commands whose next invoke a caller on the main thread makes (`x-mainThreadCaller`,
+    /// `TauriBridge+MainThread.swift`).
+    let fromMainThread = Mutex<Set<String>>([])
 
     /// A bridge over `client`'s connection, for its app process.
     public init(client: BackgroundServiceClient) {
@@ -62,6 +65,7 @@ public final class TauriBridge: Sendable {
             return Pending(request: nil, answer: answer)
         }
         let pending = Mutex<RequestID?>(nil)
+        let params = markedFromMainThread(method, params)
         let id = connection.start(method: method, params: params, timeout: nil) { [self] result in
             // Runs at once when the write itself failed: the id is not known yet then.
             if let id = pending.withLock({ $0 }) { inProgress.withLock { $0.removeAll { $0.request == id } } }

@@ -39,7 +39,8 @@ enum FuzzCommand {
           --os manual|ios        system level: the emulated OS told what to do (default), or acting on its
                                  own (the plugin under --os ios --os-seed SEED, reset between cases; the
                                  alphabet adds battery, Low Power Mode, device use, termination, opening
-                                 the app, the policy and a new webview; invariants I1-I6 are checked too)
+                                 the app, the policy and a new webview, and under --dispatch tauri the
+                                 main thread; invariants I1-I7 are checked too)
           --jobs N               plugins (processes or engines) in parallel (default 1)
           --out DIR              where traces go (default fuzz-out; checked before the run)
           --help                 this text

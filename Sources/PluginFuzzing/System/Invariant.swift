@@ -32,6 +32,8 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
     case i5 = "I5"
     /// `--os ios --dispatch tauri`: no main-thread deadlock (issue 22).
     case i6 = "I6"
+    /// `--os ios --dispatch tauri`: a safety timer fires only while it is the plugin's timer (issue 22).
+    case i7 = "I7"
 
     /// The invariant's statement.
     public var statement: String {
@@ -57,6 +59,9 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
                 + " complete it"
         case .i6:
             "no main-thread deadlock: the plugin never waits for a main thread its own caller blocks"
+        case .i7:
+            "a safety timer fires only while it is the plugin's timer: one it invalidated, or replaced by a later"
+                + " one, never fires"
         }
     }
 
@@ -69,6 +74,6 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    /// Ordered by name (D1 ... D7, I1 ... I6).
+    /// Ordered by name (D1 ... D7, I1 ... I7).
     public static func < (a: Invariant, b: Invariant) -> Bool { a.rawValue < b.rawValue }
 }

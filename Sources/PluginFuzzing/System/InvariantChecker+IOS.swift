@@ -21,8 +21,12 @@ extension InvariantChecker {
         var found: [Violation] = []
         process = l.process
         // I1: the watchdog killed the app: a task was not completed in time after its expiration.
+        // (The main-thread watchdog's kills, counted in watchdogKills too, were read from the
+        // plugin's reports: InvariantChecker+MainThread.swift.)
         let kills = s.counters.watchdogKills ?? 0
-        if kills > watchdogKillsSeen {
+        let expiryKills = kills - watchdogKillsSeen - mainThreadKills
+        mainThreadKills = 0
+        if expiryKills > 0 {
             let task = s.ios?.app.lastTermination.map { "at \($0.at.decimalSeconds) s" } ?? ""
             found.append(
                 Violation(

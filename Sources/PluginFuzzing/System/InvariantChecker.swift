@@ -37,6 +37,13 @@ struct InvariantChecker {
     var invokeRaces = 0
     /// The `waitForCancel` requests the plugin let go of in such a race.
     var lostWaits: Set<RequestID> = []
+    /// The main-thread watchdog's kills seen in the plugin's reports and not yet taken out
+    /// of I1's count (`InvariantChecker+MainThread.swift`).
+    var mainThreadKills = 0
+    /// I7: the `plugin/safetyTimer` events read so far, and the deadline of the timer they say
+    /// the plugin has now (`InvariantChecker+MainThread.swift`).
+    var timerEventsSeen = 0
+    var liveTimer: VirtualTime?
 
     /// Everything broken now. `expired` lists the tasks whose expiration handler ran in this step;
     /// `pluginReports` every `os/violation` the plugin has sent so far; `osRunning` the task the
@@ -50,6 +57,7 @@ struct InvariantChecker {
         eventsSeen = serviceEvents.count
         found += invokeRaces(Array(pluginReports.dropFirst(pluginReportsSeen)))
         found += crashes(Array(pluginReports.dropFirst(pluginReportsSeen)), plugin: s)
+        found += mainThreadKills(Array(pluginReports.dropFirst(pluginReportsSeen)))
         pluginReportsSeen = pluginReports.count
         let held = s.cancelInvokePending == true ? s.pendingCancelInvoke : nil
         found += threads(bridge, held: held)
@@ -83,8 +91,9 @@ struct InvariantChecker {
                         + " plugin holds no reference to it: nothing will call setTaskCompleted, and iOS would expire"
                         + " it and kill the app"))
         }
-        // D4: while running, a scheduled launch must stay scheduled.
-        if status.isRunning {
+        // D4: while running, a scheduled launch must stay scheduled. (Under --os ios, not while
+        // the app's process is gone: its Rust side's last status is not a service that runs.)
+        if status.isRunning, s.ios?.app.phase != .notRunning {
             let run = [UInt64(process), status.generation]
             if s.activeTask != nil || !s.pendingRequests.isEmpty { scheduledRuns.insert(run) }
             if scheduledRuns.contains(run), s.activeTask == nil, s.pendingRequests.isEmpty,

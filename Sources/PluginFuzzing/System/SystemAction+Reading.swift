@@ -54,6 +54,29 @@ extension SystemAction {
                 throw fail("policy: \"params\" are not os/setPolicy params")
             }
             return .policy(p)
+        case "blockMain":
+            guard let t = json["seconds"].flatMap({ JSONField<VirtualTime>.time.read($0) }),
+                t.nanoseconds >= 0, t.seconds <= SystemScenario.maxSeconds
+            else {
+                throw fail("blockMain: \"seconds\" must be a time from 0 to \(Int(SystemScenario.maxSeconds)) s")
+            }
+            return .blockMain(t)
+        case "onMainThread":
+            guard let command = json["command"] else { throw fail("onMainThread: \"command\" is required") }
+            let inner = try read(command)
+            guard inner == .start || inner == .stop else {
+                throw fail("onMainThread: \"command\" must be the app's start or stop")
+            }
+            return .onMainThread(inner)
+        case "maxConcurrentTasks":
+            if json["limit"] == .null { return .maxConcurrentTasks(nil) }
+            guard let n = json["limit"]?.int64Value, n >= 1, n <= Int64(IOSPolicy.maxConcurrentTasksLimit) else {
+                throw fail(
+                    "maxConcurrentTasks: \"limit\" must be an integer from 1 to "
+                        + "\(IOSPolicy.maxConcurrentTasksLimit), or null"
+                )
+            }
+            return .maxConcurrentTasks(Int(n))
         case "together":
             guard let during = json["during"], let os = json["os"], let invoke = json["invoke"]?.stringValue else {
                 throw fail("together: \"during\", \"os\" and \"invoke\" (a method name) are required")

@@ -31,6 +31,14 @@ public enum SystemAction: Sendable, Hashable {
     indirect case together(SystemAction, os: SystemAction, invoke: String)
     /// `--os ios`: the app creates a new webview, and Tauri loads the plugin again (`os/webviewCreated`).
     case webviewCreated
+    /// `--os ios --dispatch tauri`: the app's own long work keeps the main thread busy (`os/blockMain`).
+    case blockMain(VirtualTime)
+    /// `--os ios --dispatch tauri`: the app calls the Rust side's `start` or `stop` (the
+    /// action) from a synchronous command on the main thread (`x-mainThreadCaller`;
+    /// `ServiceManager+MainThread.swift`).
+    indirect case onMainThread(SystemAction)
+    /// `--os ios`: the OS's limit on tasks running at once changes (`maxConcurrentTasks`, nil: none).
+    case maxConcurrentTasks(Int?)
 
     /// The action as JSON (trace files).
     public var json: JSONValue {
@@ -48,6 +56,9 @@ public enum SystemAction: Sendable, Hashable {
         case .together(let during, let os, let invoke):
             ["action": "together", "during": during.json, "os": os.json, "invoke": .string(invoke)]
         case .webviewCreated: ["action": "webviewCreated"]
+        case .blockMain(let t): ["action": "blockMain", "seconds": t.json]
+        case .onMainThread(let command): ["action": "onMainThread", "command": command.json]
+        case .maxConcurrentTasks(let n): ["action": "maxConcurrentTasks", "limit": n.map { .number($0) } ?? .null]
         }
     }
 
@@ -60,6 +71,7 @@ public enum SystemAction: Sendable, Hashable {
     /// A command of the app's (start, stop), which can race a run's end (``Race/runEndVsApp``).
     public var isAppCommand: Bool {
         if case .together(let during, _, _) = self { return during.isAppCommand }
+        if case .onMainThread(let command) = self { return command.isAppCommand }
         return self == .start || self == .stop
     }
 
@@ -89,6 +101,9 @@ public enum SystemAction: Sendable, Hashable {
         case .together(let during, let os, let invoke):
             "\(during.summary); \(os.summary) as the Rust side writes \(invoke) (one batch)"
         case .webviewCreated: "the app creates a new webview (Tauri loads the plugin again)"
+        case .blockMain(let t): "the app's own work blocks the main thread for \(t.decimalSeconds) s"
+        case .onMainThread(let command): "\(command.summary), from a synchronous command on the main thread"
+        case .maxConcurrentTasks(let n): "iOS runs at most \(n.map(String.init) ?? "any number of") task(s) at once"
         }
     }
 }

@@ -145,9 +145,10 @@ public struct SystemCase: Sendable {
             do throws(SystemSimulation.SimulationError) {
                 let budgetBefore = sim.budgetExpirations.count
                 let relaunchesBefore = sim.relaunches.count
-                let expired =
-                    [try perform(action, on: sim, config: config)].compactMap { $0 }
-                    + sim.budgetExpirations[budgetBefore...]
+                try sim.installInvalidations()
+                let performed = try perform(action, on: sim, config: config)
+                try sim.settleInvalidations()
+                let expired = [performed].compactMap { $0 } + sim.budgetExpirations[budgetBefore...]
                 let state = try sim.pluginState()
                 let status = try sim.hostValue { await $0.status }
                 checker.process = sim.processes.count
@@ -156,6 +157,8 @@ public struct SystemCase: Sendable {
                     serviceEvents: sim.serviceEventsSoFar, expired: expired, pluginReports: sim.pluginReportsSoFar,
                     osRunning: sim.osRunningTask)
                 if ios {
+                    let kept = sim.raceRecords.filter { $0.race == .invalidateVsFire && $0.first == .second }.count
+                    found += checker.staleTimers(sim.safetyTimerEventsSoFar, notRemoved: kept)
                     let relaunches = Array(sim.relaunches.dropFirst(relaunchesBefore))
                     let processes = sim.processes
                     let started = Dictionary(uniqueKeysWithValues: processes.map { ($0.number, $0.startedARun) })
@@ -238,6 +241,15 @@ public struct SystemCase: Sendable {
             return try perform(during, with: os, meeting: invoke, on: sim, config: config)
         case .webviewCreated:
             try sim.os(OSWebviewCreated.self, EmptyParams())
+        case .blockMain(let duration):
+            try sim.os(OSBlockMain.self, .init(seconds: duration.seconds))
+        case .onMainThread(let command):
+            let manager = sim.manager
+            manager.commandFromMainThread([StartKeepalive.name, StopKeepalive.name])
+            defer { manager.mainThreadCommandReturned() }
+            return try perform(command, on: sim, config: config)
+        case .maxConcurrentTasks(let limit):
+            try sim.os(OSSetPolicy.self, .init(maxConcurrentTasks: .some(limit)))
         }
         return nil
     }

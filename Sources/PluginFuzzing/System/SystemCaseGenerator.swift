@@ -36,8 +36,22 @@ struct SystemCaseGenerator {
     mutating func actions(max: Int, ios: Bool = false, tauri: Bool = false) -> [SystemAction] {
         (0..<(3 + rng.below(Swift.max(1, max - 2)))).map { _ in
             if tauri, rng.chance(Self.togetherChance) { return together() }
+            if ios, tauri, rng.chance(Self.mainThreadChance) { return mainThread() }
             return ios ? iosAction() : action()
         }
+    }
+
+    /// How often an action is about the app's main thread (`--os ios --dispatch tauri`).
+    static let mainThreadChance = 0.08
+
+    /// The app's main thread (issue 22): its own long work (`os/blockMain`, from a second to
+    /// past the watchdog's 20 s allowance), or its `start` or `stop` called from a synchronous
+    /// command on it (`x-mainThreadCaller`).
+    mutating func mainThread() -> SystemAction {
+        if rng.chance(0.6) {
+            return .blockMain(VirtualTime(seconds: Double(pick([1, 5, 10, 19, 25, 60])))!)
+        }
+        return .onMainThread(rng.chance(0.6) ? .start : .stop)
     }
 
     /// How often an action is an OS event at the instant of a host invoke (`--dispatch tauri`).
@@ -73,7 +87,7 @@ struct SystemCaseGenerator {
 
     /// Under `--os ios` the OS launches and expires on its own; the alphabet adds what
     /// only iOS or the user does: the new conditions, termination, opening the app, the policy
-    /// (`multipleScenes` among it), a new webview.
+    /// (`multipleScenes` and `maxConcurrentTasks` among it), a new webview.
     mutating func iosAction() -> SystemAction {
         switch rng.below(100) {
         case 0..<14: return .start
@@ -102,14 +116,16 @@ struct SystemCaseGenerator {
         // (Tauri's load path, issue 22: a new webview, or an app with multiple scenes.)
         case 92..<94: return rng.chance(0.6) ? .webviewCreated : .policy(.init(multipleScenes: true))
         default:
-            switch rng.below(4) {
+            switch rng.below(5) {
             case 0:
                 return .policy(
                     .init(
                         seconds: ["refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0], refreshEarlyExpiryChance: 0))
             case 1: return .policy(.init(refreshEarlyExpiryChance: 1))
             case 2: return .policy(.init(seconds: ["watchdogGraceSecs": pick([0, 1, 5])]))
-            default: return .policy(.init(seconds: ["processingBudgetSecs": pick([10, 60, 600])]))
+            case 3: return .policy(.init(seconds: ["processingBudgetSecs": pick([10, 60, 600])]))
+            // (Issue 22: one task at a time, the seed's assumption, or two, or no limit again.)
+            default: return .maxConcurrentTasks(pick([1, 1, 2, nil]))
             }
         }
     }
