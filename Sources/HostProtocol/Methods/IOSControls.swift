@@ -66,7 +66,9 @@ public enum OSTerminate: RPCMethod {
         /// Reads `reason`; the rule: `watchdog` and `crash` are the system's own, not the host's to ask for.
         public init(from decoder: any Decoder) throws {
             let text = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .reason)
-            guard let reason = TerminationReason(rawValue: text), reason != .watchdog, reason != .crash else {
+            guard let reason = TerminationReason(rawValue: text), reason != .watchdog, reason != .crash,
+                reason != .jetsam
+            else {
                 throw JSONDecodingError(path: "reason", expected: "one of system, forceQuit", found: "\"\(text)\"")
             }
             self.reason = reason

@@ -35,7 +35,7 @@ extension OpenRPCDocument {
             ]
         }
         return [
-            "OSMode": enumSchema(OSMode.self, "--os: manual (the OS acts only on os/ controls) or ios."),
+            "OSMode": enumSchema(OSMode.self, "--os: manual (the OS acts only on os/ controls), ios or simulator."),
             "ExpirationCause": enumSchema(ExpirationCause.self, "Why the OS expired a task (--os ios)."),
             "TerminationReason": enumSchema(TerminationReason.self, "Why the app's process ended (--os ios)."),
             "LaunchCause": enumSchema(LaunchCause.self, "Why the app's process was started (--os ios)."),
@@ -60,7 +60,8 @@ extension OpenRPCDocument {
                     "launches",
                 ], "The app's process (--os ios)."),
             "IOSPolicy": object(
-                policy.merging(optionalPolicy) { a, _ in a }, required: policy.keys.sorted(),
+                policy.merging(optionalPolicy.merging(appStatesPolicy) { a, _ in a }) { a, _ in a },
+                required: policy.keys.sorted(),
                 "The knobs of the --os ios policy."),
             "LaunchReason": object(
                 ["factor": ref("LaunchFactor"), "detail": ["type": "string"], "until": time],
@@ -86,6 +87,7 @@ extension OpenRPCDocument {
                     "runningTask": ["anyOf": [runningTask, ["type": "null"]]],
                     "nextEventAt": nullableTime,
                     "runningTasks": ["type": "array", "items": runningTask],
+                    "appState": ref("AppState"),
                 ],
                 required: ["app", "policy", "energy", "runningTask", "nextEventAt", "runningTasks"],
                 "plugin/state's ios member (--os ios only)."),

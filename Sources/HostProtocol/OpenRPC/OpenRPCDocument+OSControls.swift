@@ -75,7 +75,7 @@ extension OpenRPCDocument {
     /// The events, as notification methods from the plugin to the host.
     static var events: [JSONValue] {
         let identifier: JSONValue = ["type": "string"]
-        return contractEvents(identifier) + iosEvents
+        return contractEvents(identifier) + iosEvents + appStatesEvents
     }
 
     private static func contractEvents(_ identifier: JSONValue) -> [JSONValue] {
