@@ -122,6 +122,28 @@ struct AppStatesTests {
         #expect(s.ios?.appState == .foreground)
     }
 
+    /// With both tasks running (no concurrency limit), opening the app expires both: the seed's
+    /// refresh handler lets go of the processing task (I5), whose own handler then finds none, and
+    /// the watchdog kills the app 5 s later; `--profile strict` completes both (`docs/findings.md`).
+    @Test(arguments: ["seed", "strict"])
+    func openingTheAppWhileBothTasksRunGetsItKilled(_ profile: String) throws {
+        let lines = try Plugin.lines(
+            iosFlags() + ["--profile", profile],
+            [
+                setPolicy(1, Self.statesPolicy), req(2, "startKeepalive"), advance(3, "900"), openApp(4),
+                advance(5, "10"),
+            ])
+        let expired = Replies.events("os/taskExpired", in: lines).compactMap { $0["identifier"]?.stringValue }
+        #expect(expired == [refreshID, processingID])
+        let completed = Replies.events("os/taskCompleted", in: lines).compactMap { $0["identifier"]?.stringValue }
+        let killed = lines.contains(evAppTerminated("watchdog", at: "905", identifier: processingID))
+        if profile == "seed" {
+            #expect(completed == [refreshID] && killed)
+        } else {
+            #expect(completed == [refreshID, processingID] && !killed)
+        }
+    }
+
     /// A terminated app is `notRunning`; `os/openApp` starts it in the foreground (announced by
     /// `os/appLaunched`), a cold start for a task in the background.
     @Test func processStartsAndEnds() throws {
