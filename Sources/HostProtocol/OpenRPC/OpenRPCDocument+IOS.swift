@@ -106,7 +106,9 @@ extension OpenRPCDocument {
                 params: [descriptor("reason", reasons, required: true, "system or forceQuit.")], result: app,
                 errors: [errorRef("InvalidState")]),
             iosMethod(
-                OSOpenApp.self, "The user opens the app: a fresh process starts.", result: app,
+                OSOpenApp.self,
+                "The user opens the app: a fresh process starts (appStates: a running one comes forward).",
+                result: app,
                 errors: [errorRef("InvalidState")]),
             iosMethod(
                 OSExplain.self, "Why a request is not running now, and when it could.",
