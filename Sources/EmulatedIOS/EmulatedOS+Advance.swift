@@ -17,6 +17,10 @@ extension EmulatedOS {
         case launch(String)
         /// The app's main thread has been blocked past the watchdog's allowance (`os/blockMain`).
         case mainWatchdog
+        /// The app, idle in the background, is suspended (`appStates`; `EmulatedOS+AppStates.swift`).
+        case suspend
+        /// The system ends the suspended app to reclaim memory (`EmulatedOS+Jetsam.swift`).
+        case jetsam
 
         /// The rank at equal times.
         var rank: Int {
@@ -27,6 +31,8 @@ extension EmulatedOS {
             case .deferral: 3
             case .launch: 4
             case .mainWatchdog: 5
+            case .suspend: 6
+            case .jetsam: 7
             }
         }
     }
@@ -121,8 +127,8 @@ extension EmulatedOS {
     /// The first of everything due.
     package func nextDue() -> Due? {
         var candidates: [Due] = []
-        if app.isRunning, let timer = runLoop.nextTimer() {
-            candidates.append(Due(at: timer.fireDate, event: .timer(timer)))
+        if app.isRunning, !isSuspended, let timer = runLoop.nextTimer() {
+            candidates.append(Due(at: dueTime(of: timer), event: .timer(timer)))
         }
         policy.addDueEvents(of: self, to: &candidates)
         delayWhileMainBlocked(&candidates)
@@ -141,6 +147,8 @@ extension EmulatedOS {
         case .deferral(let identifier): reportDeferral(of: identifier)
         case .launch(let identifier): policy.launchDue(identifier, in: self)
         case .mainWatchdog: mainWatchdogFires()
+        case .suspend: suspendApp()
+        case .jetsam: jetsamFires()
         }
     }
 }

@@ -23,6 +23,7 @@ extension EmulatedOS {
         runningTasks.removeAll()
         for each in ended { ios.taskEnded(each) }
         process.end()
+        appStateAtTermination()
         ios.lastTermination = AppStatus.Termination(reason: reason, at: clock.now)
         if reason == .forceQuit { ios.forceQuit = true }
         events.send(
@@ -46,7 +47,9 @@ extension EmulatedOS {
     }
 
     /// `os/openApp`: the user opens the app; a new process starts and the force-quit mark is cleared.
+    /// Under `appStates` a running app is brought to the foreground (`EmulatedOS+AppStates.swift`).
     package func openApp() throws(RPCError) -> AppStatus {
+        if app.isRunning, modelsAppStates { return try bringToForeground() }
         guard !app.isRunning else { throw RPCError.invalidState("cannot open the app: it is already running") }
         ios?.forceQuit = false
         startProcess(cause: .user, identifier: nil)
@@ -67,6 +70,7 @@ extension EmulatedOS {
         guard let ios else { return }
         let process = replaceProcess(cause: cause)
         ios.launches += 1
+        appStateAtLaunch(cause)
         events.send(AppLaunchedEvent.self, .init(cause: cause, at: clock.now, identifier: identifier))
         do {
             try loadApp(process, loadsLate: ios.lateLoadCause != nil)

@@ -23,7 +23,7 @@ extension EmulatedOS {
         let evaluation = evaluate(request)
         return LaunchExplanation(
             identifier: identifier, status: .pending,
-            reasons: evaluation.reasons + [crashForecast(request)].compactMap(\.self),
+            reasons: evaluation.reasons + [crashForecast(request), coldStartNote()].compactMap(\.self),
             nextPossibleAt: evaluation.launchAt,
             earliestBeginDate: request.earliestBeginDate, plannedAt: request.plan?.plannedAt)
     }

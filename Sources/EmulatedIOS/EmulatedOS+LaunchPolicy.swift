@@ -61,6 +61,7 @@ extension EmulatedOS {
             }
         }
         if let running = taskRunningDetail(for: request.identifier) { condition(.taskRunning, running) }
+        if let foreground = foregroundDetail(for: request) { condition(.appInForeground, foreground) }
         var at = now
         func wait(_ factor: LaunchFactor, until t: VirtualTime, _ detail: String) {
             guard t > now else { return }

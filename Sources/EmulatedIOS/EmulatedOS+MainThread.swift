@@ -75,7 +75,7 @@ extension EmulatedOS {
             case .timer, .budget, .launch:
                 guard due.at < block.until else { return due }
                 return Due(at: block.until, event: due.event, order: due.order)
-            case .watchdog, .deferral, .mainWatchdog: return due
+            case .watchdog, .deferral, .mainWatchdog, .suspend, .jetsam: return due
             }
         }
         let allowance = Int64(OSBlockMain.mainThreadWatchdogSecs) * 1_000_000_000

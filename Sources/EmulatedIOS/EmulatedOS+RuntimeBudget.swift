@@ -51,7 +51,9 @@ extension EmulatedOS {
         guard let ios else { return IOSPolicy.defaults }
         let policy = ios.policy.applying(update)
         if let problem = policy.inconsistency { throw RPCError.invalidParams(problem) }
+        let wasOn = ios.policy.modelsAppStates
         ios.policy = policy
+        appStatesSwitched(on: policy.modelsAppStates, wasOn: wasOn)
         if policy.energyBudgetLaunches != ios.energy.capacity {
             ios.energy.setCapacity(policy.energyBudgetLaunches, at: clock.now)
         }

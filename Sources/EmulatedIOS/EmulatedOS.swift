@@ -33,12 +33,15 @@ package final class EmulatedOS {
     /// `os/blockMain`: when the app's main thread is busy (``MainBlock``), nil when it is free.
     package var mainBlock: MainBlock?
 
-    package init(clock: PluginClock, infoPlist: InfoPlist, events: EventSink, faults: OSFaults, ios: IOSSystem? = nil) {
+    package init(
+        clock: PluginClock, infoPlist: InfoPlist, events: EventSink, faults: OSFaults, ios: IOSSystem? = nil,
+        policy other: (any OSPolicy)? = nil
+    ) {
         self.clock = clock
         self.events = events
         self.faults = faults
         self.ios = ios
-        self.policy = ios ?? ManualPolicy()
+        self.policy = ios ?? other ?? ManualPolicy()
         self.ledger = CompletionLedger(events: events, clock: clock)
         self.store = TaskRequestStore(infoPlist: infoPlist, device: device, events: events, faults: faults)
         self.app = AppProcess(store: store, clock: clock, faults: faults, cause: .user)

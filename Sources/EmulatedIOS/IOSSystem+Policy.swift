@@ -48,6 +48,7 @@ extension IOSSystem: OSPolicy {
     /// see ``EmulatedOS`` "Runtime budgets" (`EmulatedOS+RuntimeBudget.swift`).
     package func taskLaunched(_ task: BGTask, request: BGTaskRequest, in os: EmulatedOS) {
         let now = os.clock.now
+        os.wakeForLaunch(of: task)
         energy.spend(at: now)
         lastLaunch[task.identifier] = now
         let early = rng.chance(policy.refreshEarlyExpiryChance)
@@ -78,7 +79,10 @@ extension IOSSystem: OSPolicy {
     }
 
     /// Forgets a task's deadlines.
-    package func taskEnded(_ task: BGTask, in os: EmulatedOS) { taskEnded(task) }
+    package func taskEnded(_ task: BGTask, in os: EmulatedOS) {
+        taskEnded(task)
+        os.appStateTaskEnded()
+    }
 
     /// The earliest watchdog and the earliest budget of the running tasks, and the next
     /// launch or deferral report.
@@ -90,6 +94,7 @@ extension IOSSystem: OSPolicy {
             candidates.append(EmulatedOS.Due(at: t.at, event: .budget))
         }
         if let next = os.nextPolicyEvent() { candidates.append(next) }
+        os.addAppStateDueEvents(to: &candidates)
     }
 
     /// The policy's limit (nil: none).

@@ -24,6 +24,8 @@ package final class IOSSystem {
     /// The events one advance performs before stopping at an instant's end
     /// (``EmulatedOS/maxEventsPerAdvanceIOS``; lower in tests, `--ios-advance-event-bound`).
     package var eventBound = EmulatedOS.maxEventsPerAdvanceIOS
+    /// The app's state under the policy's `appStates` (``AppLife``).
+    package var life = AppLife()
 
     package init(seed: UInt64) {
         self.seed = seed

@@ -16,6 +16,8 @@ package final class TaskRequestStore {
     private let faults: OSFaults
     /// Told of each accepted request (the `--os ios` policy plans its launch here).
     package var didAccept: ((BGTaskRequest) -> Void)?
+    /// `--os simulator`: every submission fails with `unavailable` (``SimulatorPolicy``).
+    package var simulatorRefusesSubmissions = false
 
     package init(infoPlist: InfoPlist, device: Device, events: EventSink, faults: OSFaults) {
         self.infoPlist = infoPlist
@@ -36,6 +38,7 @@ package final class TaskRequestStore {
     }
 
     private func check(_ request: BGTaskRequest) -> SchedulerErrorKind? {
+        if simulatorRefusesSubmissions { return .unavailable }
         guard device.conditions.backgroundRefreshStatus == .available else { return .unavailable }
         let mode = request.kind == .refresh ? InfoPlist.refreshMode : InfoPlist.processingMode
         guard infoPlist.permittedIdentifiers.contains(request.identifier), infoPlist.backgroundModes.contains(mode)
@@ -65,6 +68,11 @@ package final class TaskRequestStore {
 
     /// The pending request for an identifier.
     package func pendingRequest(_ identifier: String) -> BGTaskRequest? { pending[identifier] }
+
+    /// `--os simulator`'s `os/launch`: a request placed for the debugger's launch (no event).
+    package func placeForSimulatedLaunch(_ request: BGTaskRequest) {
+        pending[request.identifier] = request
+    }
 
     /// Removes a request because the OS launches it (no event: the launch is reported instead).
     package func takeForLaunch(_ identifier: String) -> BGTaskRequest? {

@@ -81,6 +81,10 @@ extension SystemSimulation {
             let p = try? AppLaunchedEvent.Params(json: event.params ?? .null)
         {
             processStarted(p)
+        } else if event.method == AppStateChangedEvent.name,
+            let p = try? AppStateChange(json: event.params ?? .null)
+        {
+            appStateChanged(p)
         }
     }
 

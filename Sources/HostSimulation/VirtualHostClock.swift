@@ -24,6 +24,8 @@ public final class VirtualHostClock: HostClock {
         var nextSequence: UInt64 = 0
         /// Groups whose sleepers are woken with an error, now and from now on.
         var endedGroups: Set<UInt64> = []
+        /// Groups whose app process is suspended: their sleepers do not wake (``freezeGroup(_:)``).
+        var frozenGroups: Set<UInt64> = []
     }
 
     private let state = Mutex(State())
@@ -36,7 +38,9 @@ public final class VirtualHostClock: HostClock {
 
     /// The earliest deadline anyone sleeps until.
     public var nextDeadline: VirtualTime? {
-        state.withLock { $0.sleepers.values.map(\.deadline).min() }
+        state.withLock { s in
+            s.sleepers.values.filter { !s.frozenGroups.contains($0.group) }.map(\.deadline).min()
+        }
     }
 
     /// How many tasks are asleep.
@@ -92,7 +96,7 @@ public final class VirtualHostClock: HostClock {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let wakeNow: Bool? = state.withLock { s in
                 if group != 0, s.endedGroups.contains(group) { return nil }
-                if deadline <= s.now { return true }
+                if deadline <= s.now, !s.frozenGroups.contains(group) { return true }
                 s.sleepers[sequence] = Sleeper(
                     deadline: deadline, sequence: sequence, group: group, continuation: continuation)
                 return false
@@ -118,12 +122,17 @@ public final class VirtualHostClock: HostClock {
         for sleeper in all { sleeper.continuation.resume(throwing: CancellationError()) }
     }
 
+    /// Changes the set of suspended groups (`VirtualHostClock+Suspension.swift`).
+    func withFrozenGroups(_ body: (inout Set<UInt64>) -> Void) {
+        state.withLock { body(&$0.frozenGroups) }
+    }
+
     /// Moves the clock to `time` (never backward) and wakes every sleeper whose
     /// deadline has come, earliest first.
     public func advance(to time: VirtualTime) {
         let due: [Sleeper] = state.withLock { s in
             if time > s.now { s.now = time }
-            let ready = s.sleepers.values.filter { $0.deadline <= s.now }
+            let ready = s.sleepers.values.filter { $0.deadline <= s.now && !s.frozenGroups.contains($0.group) }
                 .sorted { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
             for r in ready { s.sleepers.removeValue(forKey: r.sequence) }
             return ready

@@ -68,7 +68,7 @@ struct OSModeTests {
 
     /// Bad flags are usage errors (exit 64); `--help` documents both.
     @Test(arguments: [
-        (["--os", "android"], #"--os must be manual or ios, not "android""#),
+        (["--os", "android"], #"--os must be manual, ios or simulator, not "android""#),
         (["--os-seed", "-1"], #"--os-seed must be an integer from 0 to 18446744073709551615, not "-1""#),
         (["--os-seed=x"], #"--os-seed must be an integer from 0 to 18446744073709551615, not "x""#),
         (["--os"], "--os needs a value"),

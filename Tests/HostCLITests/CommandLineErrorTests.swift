@@ -42,6 +42,7 @@ struct CommandLineErrorTests {
     @Test(arguments: [
         (["demo", "--bogus"], "unknown option \"--bogus\""),
         (["fuzz", "--level", "galaxy"], "--level must be plugin or system"),
+        (["fuzz", "--level", "system", "--os", "simulator"], "--os must be manual or ios (simulator runs nothing)"),
         (["replay"], "give exactly one trace file"),
         (["explain", "extra"], "unexpected argument \"extra\""),
         (["conformance", "--list", "--format", "junit"], "--format junit reports a run"),

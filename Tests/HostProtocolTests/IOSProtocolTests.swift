@@ -9,9 +9,13 @@ struct IOSProtocolTests {
         #expect(
             MethodRegistry.iosMethods.map(\.name) == [
                 "os/terminate", "os/openApp", "os/explain", "os/setPolicy", "os/webviewCreated", "os/blockMain",
+                "os/sendToBackground",
             ])
         #expect(MethodRegistry.iosMethods.allSatisfy { $0.kind == .osControl && $0.isExtension })
-        #expect(MethodRegistry.iosEvents == ["os/appLaunched", "os/appTerminated", "os/launchDeferred"])
+        #expect(
+            MethodRegistry.iosEvents == [
+                "os/appLaunched", "os/appTerminated", "os/launchDeferred", "os/appStateChanged",
+            ])
         #expect(MethodRegistry.method(named: "os/explain") == nil)
         #expect(MethodRegistry.method(named: "os/explain", os: .ios)?.name == "os/explain")
         #expect(MethodRegistry.method(named: "os/explain", os: .manual) == nil)
@@ -23,15 +27,16 @@ struct IOSProtocolTests {
 
     @Test("enum raw values are the wire strings")
     func enums() {
-        #expect(OSMode.allCases.map(\.rawValue) == ["manual", "ios"])
+        #expect(OSMode.allCases.map(\.rawValue) == ["manual", "ios", "simulator"])
         #expect(
             ExpirationCause.allCases.map(\.rawValue) == [
-                "simulated", "budget", "externalPowerLost", "networkLost", "deviceInUse",
+                "simulated", "budget", "externalPowerLost", "networkLost", "deviceInUse", "foreground",
             ])
-        #expect(TerminationReason.allCases.map(\.rawValue) == ["system", "forceQuit", "watchdog", "crash"])
+        #expect(TerminationReason.allCases.map(\.rawValue) == ["system", "forceQuit", "watchdog", "crash", "jetsam"])
         #expect(LaunchCause.allCases.map(\.rawValue) == ["user", "backgroundTask"])
         #expect(AppPhase.allCases.map(\.rawValue) == ["launching", "running", "notRunning"])
-        #expect(LaunchFactor.allCases.count == 17)
+        #expect(LaunchFactor.allCases.count == 19)
+        #expect(AppState.allCases.map(\.rawValue) == ["foreground", "background", "suspended", "notRunning"])
         #expect(RPCError.appNotRunning.rejectReason == .terminated && RPCError.appNotRunning.code == .invokeRejected)
     }
 

@@ -43,6 +43,7 @@ struct OpenRPCParamsTests {
         Decoder(OSExplain.self, os: .ios), Decoder(OSSetPolicy.self, os: .ios),
         Decoder(OSSetConditions.self, os: .ios, OSSetConditions.IOSParams.self),
         Decoder(OSWebviewCreated.self, os: .ios), Decoder(OSBlockMain.self, os: .ios),
+        Decoder(OSSendToBackground.self, os: .ios),
     ]
 
     static let schema = JSONSchema(document: OpenRPCDocument.value)

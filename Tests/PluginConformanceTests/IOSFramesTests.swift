@@ -38,6 +38,11 @@ struct IOSFramesTests {
         #"{"jsonrpc":"2.0","id":20,"method":"os/advanceTime","params":{"seconds":600}}"#,
         #"{"jsonrpc":"2.0","id":21,"method":"os/setPolicy","params":{"energyBudgetLaunches":0}}"#,
         #"{"jsonrpc":"2.0","id":22,"method":"plugin/state"}"#,
+        #"{"jsonrpc":"2.0","id":24,"method":"os/setPolicy","params":{"appStates":true,"jetsamChance":0}}"#,
+        #"{"jsonrpc":"2.0","id":25,"method":"os/openApp"}"#,
+        #"{"jsonrpc":"2.0","id":26,"method":"os/sendToBackground"}"#,
+        #"{"jsonrpc":"2.0","id":27,"method":"os/advanceTime","params":{"seconds":10}}"#,
+        #"{"jsonrpc":"2.0","id":28,"method":"plugin/state"}"#,
     ]
 
     @Test func everyFrameOfAnIOSSessionValidates() async throws {

@@ -91,12 +91,16 @@ public struct PluginOptions: Sendable, Equatable {
                                   the steps of one JSON-RPC batch's jobs interleaved
           --dispatch-seed N       tauri: seed of the interleaving schedule, 0 to 2^63-1 (default 0);
                                   plugin/dispatchSchedule chooses it explicitly
-          --os manual|ios         manual: the OS acts only on os/ controls (default);
+          --os manual|ios|simulator
+                                  manual: the OS acts only on os/ controls (default);
                                   ios: it also applies iOS's policies: launch decisions
                                   (delays, battery, Low Power Mode, energy budget, rate
                                   limit, force-quit), runtime budgets, the watchdog and
                                   the app's lifecycle (os/terminate, os/openApp,
-                                  os/explain, os/setPolicy; see docs/protocol.md)
+                                  os/explain, os/setPolicy; see docs/protocol.md);
+                                  simulator: the iOS Simulator's: every submit fails
+                                  with unavailable, nothing launches by itself, only
+                                  os/launch and os/expire (the debugger's commands) act
           --os-seed N             seed of the ios policy's random draws (default 0);
                                   the same seed and input give the same output
           --help                  this text

@@ -80,6 +80,7 @@ extension PluginEngine {
             let cause = "os/blockMain \(params.duration.decimalSeconds) s"
             return try self.world.os.blockMain(for: params.duration, cause: cause)
         }
+        on(OSSendToBackground.self) { [unowned self] _ throws(RPCError) in try self.world.os.sendToBackground() }
     }
 
     /// Registers one of the seed's invokes: a call of the port's program for it through the
@@ -127,7 +128,7 @@ extension PluginEngine {
             bundleIdentifier: options.bundleIdentifier,
             refreshIdentifier: world.plugin.refreshTaskId, processingIdentifier: world.plugin.processingTaskId,
             clock: options.clock, profile: options.profile,
-            os: options.osMode == .ios ? .ios : nil, osSeed: options.osMode == .ios ? options.osSeed : nil)
+            os: options.osMode == .manual ? nil : options.osMode, osSeed: options.osMode == .ios ? options.osSeed : nil)
     }
 
     /// Fault `nondeterministic-times`: a per-process offset.

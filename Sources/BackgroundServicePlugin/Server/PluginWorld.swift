@@ -22,7 +22,9 @@ final class PluginWorld {
             kind: options.clock, timeScale: options.timeScale, monotonicNanoseconds: monotonicNanoseconds)
         let ios = options.osMode == .ios ? IOSSystem(seed: options.osSeed) : nil
         ios?.eventBound = options.iosAdvanceEventBound
-        os = EmulatedOS(clock: clock, infoPlist: infoPlist, events: events, faults: options.faults.os, ios: ios)
+        os = EmulatedOS(
+            clock: clock, infoPlist: infoPlist, events: events, faults: options.faults.os, ios: ios,
+            policy: options.osMode == .simulator ? SimulatorPolicy() : nil)
         // One pair of queues per session: each process of the app is built on it (a new
         // process starts with both queues empty; see `EmulatedOS.terminate`).
         let dispatcher = dispatcher ?? Dispatcher(mode: options.dispatch, seed: options.dispatchSeed)

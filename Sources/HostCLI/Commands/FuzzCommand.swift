@@ -125,6 +125,7 @@ enum FuzzCommand {
         }
         s.os = try args.choice("--os", default: .manual)
         if s.os == .ios, s.level != "system" { throw Arguments.UsageError("--os ios is for --level system") }
+        if s.os == .simulator { throw Arguments.UsageError("--os must be manual or ios (simulator runs nothing)") }
         s.pluginArguments = args.passthrough
         // Last: every other mistake is named first; this one needs the file system.
         if let problem = outputProblem(s.out) { throw Arguments.UsageError(problem) }

@@ -66,7 +66,9 @@ public enum OSTerminate: RPCMethod {
         /// Reads `reason`; the rule: `watchdog` and `crash` are the system's own, not the host's to ask for.
         public init(from decoder: any Decoder) throws {
             let text = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .reason)
-            guard let reason = TerminationReason(rawValue: text), reason != .watchdog, reason != .crash else {
+            guard let reason = TerminationReason(rawValue: text), reason != .watchdog, reason != .crash,
+                reason != .jetsam
+            else {
                 throw JSONDecodingError(path: "reason", expected: "one of system, forceQuit", found: "\"\(text)\"")
             }
             self.reason = reason
@@ -76,7 +78,9 @@ public enum OSTerminate: RPCMethod {
 
 /// `os/openApp` (`--os ios` only): the user opens the app. A fresh process starts
 /// (cause `user`, fresh plugin state, registration runs again) and the force-quit
-/// mark is cleared. `-32002` while the app is running.
+/// mark is cleared. `-32002` while the app is running; with the policy's `appStates`, a running
+/// app in the background or suspended is brought to the foreground instead (its running tasks
+/// expired, cause `foreground`), and `-32002` only while it is in the foreground.
 public enum OSOpenApp: RPCMethod {
     public static let name = "os/openApp"
     public static let kind = MethodKind.osControl

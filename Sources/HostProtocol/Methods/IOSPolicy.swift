@@ -47,6 +47,27 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
     /// processing task may run together, as on a device: immich-app/immich pull request
     /// 22111); `1` is the seed's assumption (seed lines 52-57). Written only when set.
     public var maxConcurrentTasks: Int?
+    /// The app's states (issue 23; default false, the model before it: a process is only
+    /// running or not). True: `foreground`, `background`, `suspended` and `notRunning`, with
+    /// their rules (`docs/rules.md`, "App states"). Written only when set.
+    public var appStates: Bool?
+    /// With `appStates`: how long an app in the background with no task running stays
+    /// unsuspended (default 5: Apple, "Extending your app's background execution time":
+    /// `applicationDidEnterBackground` has about five seconds, and shortly after it returns the
+    /// system suspends the app). Written only when set.
+    public var suspendDelaySecs: Double?
+    /// With `appStates`: the chance that a suspension ends in jetsam (the system terminates the
+    /// suspended app to reclaim memory), drawn at each suspension (default 0.1). Written only when set.
+    public var jetsamChance: Double?
+    /// With `appStates`: the jetsam comes at a time drawn uniformly, to the millisecond, from the
+    /// suspension to this many seconds after it (default 3600). Written only when set.
+    public var jetsamWithinSecs: Double?
+
+    /// The suspension delay in effect (`suspendDelaySecs`, else 5).
+    public var effectiveSuspendDelaySecs: Double { suspendDelaySecs ?? IOSPolicy.defaultSuspendDelaySecs }
+
+    /// `suspendDelaySecs`' default.
+    public static let defaultSuspendDelaySecs: Double = 5
 
     /// The defaults.
     public static let defaults = IOSPolicy(
@@ -136,6 +157,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         ]
         for (key, path) in IOSPolicy.secondsKeys { o[key] = IOSPolicy.secondsJSON(self[keyPath: path]) }
         if let v = maxConcurrentTasks { o["maxConcurrentTasks"] = .number(v) }
+        writeAppStates(into: &o)
         return .object(JSONObject(o))
     }
 
@@ -169,6 +191,8 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         public var multipleScenes: Bool?
         /// The new `maxConcurrentTasks`, if given: `.some(nil)` (JSON `null`) removes the limit.
         public var maxConcurrentTasks: Int??
+        /// The new app-state members (`appStates`, `suspendDelaySecs`, ...), if given.
+        public var appStates = AppStatesUpdate()
 
         /// For ``JSONShape``: no member.
         public static var shapeExample: Update { Update() }
@@ -235,6 +259,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
                     maxConcurrentTasks = .some(Int(n))
                 }
             }
+            appStates = try AppStatesUpdate(r)
         }
 
         public var json: JSONValue {
@@ -245,6 +270,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
             if let v = crashOnMisuse { o["crashOnMisuse"] = .bool(v) }
             if let v = multipleScenes { o["multipleScenes"] = .bool(v) }
             if let v = maxConcurrentTasks { o["maxConcurrentTasks"] = v.map { .number($0) } ?? .null }
+            appStates.write(into: &o)
             return .object(JSONObject(o))
         }
     }
@@ -259,6 +285,7 @@ public struct IOSPolicy: JSONHandWritten, Hashable {
         if let v = update.crashOnMisuse { p.crashOnMisuse = v }
         if let v = update.multipleScenes { p.multipleScenes = v }
         if let v = update.maxConcurrentTasks { p.maxConcurrentTasks = v }
+        update.appStates.apply(to: &p)
         return p
     }
 }

@@ -61,11 +61,14 @@ public struct IOSStateSnapshot: JSONCodable, Codable, Hashable {
     /// Every task the OS launched and still counts as running, in launch order (empty when
     /// none runs): a refresh and a processing task may run together (`maxConcurrentTasks`).
     public var runningTasks: [RunningTask]
+    /// With the policy's `appStates`: where the app is (`foreground`, `background`, `suspended`,
+    /// `notRunning`); absent otherwise.
+    public var appState: AppState?
 
     /// The `ios` member; `runningTasks` defaults to `runningTask` alone.
     public init(
         app: AppStatus, policy: IOSPolicy, energy: Energy, runningTask: RunningTask?, nextEventAt: VirtualTime? = nil,
-        runningTasks: [RunningTask]? = nil
+        runningTasks: [RunningTask]? = nil, appState: AppState? = nil
     ) {
         self.app = app
         self.policy = policy
@@ -73,6 +76,7 @@ public struct IOSStateSnapshot: JSONCodable, Codable, Hashable {
         self.runningTask = runningTask
         self.nextEventAt = nextEventAt
         self.runningTasks = runningTasks ?? (runningTask.map { [$0] } ?? [])
+        self.appState = appState
     }
 
 }

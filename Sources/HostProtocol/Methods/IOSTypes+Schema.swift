@@ -5,7 +5,7 @@ extension OSMode: JSONSchemaDescribed {
     /// `OSMode`.
     public static var schemaName: String? { "OSMode" }
     /// The two modes.
-    public static var schemaDescription: String { "--os: manual (the OS acts only on os/ controls) or ios." }
+    public static var schemaDescription: String { "--os: manual (the OS acts only on os/ controls), ios or simulator." }
 }
 
 extension ExpirationCause: JSONSchemaDescribed {
@@ -128,4 +128,22 @@ extension OSBlockMain.Result: JSONSchemaDescribed {
     public static var schemaDescription: String { "When main became busy and when it is free." }
     /// Moments.
     public static var memberNotes: [String: JSONMemberNote] { ["blockedSince": .instant, "blockedUntil": .instant] }
+}
+
+extension AppState: JSONSchemaDescribed {
+    /// `AppState`.
+    public static var schemaName: String? { "AppState" }
+    /// Where the app is.
+    public static var schemaDescription: String { "Where the app is, as iOS sees it (--os ios with appStates)." }
+}
+
+extension AppStateChange: JSONSchemaDescribed {
+    /// `AppStateChange`.
+    public static var schemaName: String? { "AppStateChange" }
+    /// The state and since when.
+    public static var schemaDescription: String {
+        "The state the app is in now, since when; the task whose launch woke it."
+    }
+    /// A moment.
+    public static var memberNotes: [String: JSONMemberNote] { ["at": .instant] }
 }

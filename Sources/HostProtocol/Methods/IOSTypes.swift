@@ -5,6 +5,9 @@ public enum OSMode: String, JSONStringEnum, Hashable {
     /// The OS also applies iOS's own policies: launch decisions, runtime budgets,
     /// the watchdog and the app's lifecycle (`docs/protocol.md`, "--os ios").
     case ios
+    /// The iOS Simulator's OS: every `submit` fails with `unavailable`, nothing launches by
+    /// itself; only `os/launch` and `os/expire` (the debugger's commands) act (issue 23).
+    case simulator
 }
 
 /// Why the OS ran a task's expiration handler: `os/taskExpired`'s `cause` (under `--os ios`).
@@ -19,6 +22,10 @@ public enum ExpirationCause: String, JSONStringEnum, Hashable {
     case networkLost
     /// The user started using the device while a processing task ran.
     case deviceInUse
+    /// The user brought the app to the foreground while the task ran (`appStates`; Apple's
+    /// engineers, developer forums thread 764762: "if you foreground your app before the task
+    /// expires then the task will expire").
+    case foreground
 }
 
 /// Why the app's process ended: `os/appTerminated`'s `reason`.
@@ -32,6 +39,9 @@ public enum TerminationReason: String, JSONStringEnum, Hashable {
     /// The app raised an uncaught exception (a misuse of `BGTaskScheduler`: `os/appTerminated`
     /// carries the `exception` and Apple's `message`).
     case crash
+    /// The system ended the suspended app to reclaim memory (jetsam; the policy's `jetsamChance`
+    /// under `appStates`): the next launch is a cold start.
+    case jetsam
 }
 
 /// Why the app's process was started: `os/appLaunched`'s `cause`.
@@ -91,6 +101,12 @@ public enum LaunchFactor: String, JSONStringEnum, Hashable {
     /// for it, so the launch is an uncaught `NSInternalInconsistencyException` and its handler
     /// never runs. The one factor that does not delay the launch: it says why the task will never run.
     case launchCrashes
+    /// The app is in the foreground (`appStates`): processing tasks are launched only while the
+    /// app is not in use.
+    case appInForeground
+    /// The system ended the suspended app to reclaim memory (jetsam): the launch will be a cold
+    /// start, a fresh process with the plugin's state at its defaults. Does not delay the launch.
+    case coldStart
 }
 
 /// The device conditions `--os ios` adds to ``Conditions`` (members of `os/setConditions`).

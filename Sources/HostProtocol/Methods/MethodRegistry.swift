@@ -59,6 +59,7 @@ public enum MethodRegistry {
         entry(OSSetPolicy.self, isExtension: true),
         entry(OSWebviewCreated.self, isExtension: true),
         entry(OSBlockMain.self, isExtension: true),
+        entry(OSSendToBackground.self, isExtension: true),
     ]
 
     /// The events sent only under `--os ios`.
@@ -66,6 +67,7 @@ public enum MethodRegistry {
         AppLaunchedEvent.name,
         AppTerminatedEvent.name,
         LaunchDeferredEvent.name,
+        AppStateChangedEvent.name,
     ]
 
     /// The entry for a method name (the contract's methods and `os/submit`).

@@ -31,7 +31,8 @@ extension OpenRPCDocument {
             "AppPhase": named(AppPhase.self), "LaunchFactor": named(LaunchFactor.self),
             "AppStatus": definition(of: AppStatus.self, writing: true),
             "IOSPolicy": object(
-                policy.merging(optionalPolicy) { a, _ in a }, required: policy.keys.sorted(),
+                policy.merging(optionalPolicy.merging(appStatesPolicy) { a, _ in a }) { a, _ in a },
+                required: policy.keys.sorted(),
                 "The knobs of the --os ios policy."),
             "LaunchReason": definition(of: LaunchReason.self, writing: true),
             "LaunchExplanation": definition(of: LaunchExplanation.self, writing: true),
@@ -48,7 +49,9 @@ extension OpenRPCDocument {
                 params: params(of: OSTerminate.Params.self), result: app,
                 errors: [errorRef("InvalidState")]),
             iosMethod(
-                OSOpenApp.self, "The user opens the app: a fresh process starts.", result: app,
+                OSOpenApp.self,
+                "The user opens the app: a fresh process starts (appStates: a running one comes forward).",
+                result: app,
                 errors: [errorRef("InvalidState")]),
             iosMethod(
                 OSExplain.self, "Why a request is not running now, and when it could.",

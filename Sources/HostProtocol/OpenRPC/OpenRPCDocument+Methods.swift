@@ -1,7 +1,7 @@
 /// The methods the host calls: the five invokes and the session methods (the `os/`
 /// controls are in `OpenRPCDocument+OSControls.swift`).
 extension OpenRPCDocument {
-    static var methods: [JSONValue] { invokes + osControls + sessionMethods + iosControls }
+    static var methods: [JSONValue] { invokes + osControls + sessionMethods + iosControls + appStatesControls }
 
     /// -32000 `terminated`: under `--os ios` any invoke the app's process held, or sent while it does not run.
     private static var terminated: JSONValue { errorRef(rejectionName(.terminated)) }

@@ -48,7 +48,7 @@ extension OpenRPCDocument {
     }
 
     /// The events, as notification methods from the plugin to the host.
-    static var events: [JSONValue] { contractEvents + iosEvents }
+    static var events: [JSONValue] { contractEvents + iosEvents + appStatesEvents }
 
     private static var contractEvents: [JSONValue] {
         [

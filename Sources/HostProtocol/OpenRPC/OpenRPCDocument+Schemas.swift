@@ -5,6 +5,7 @@ extension OpenRPCDocument {
         for (name, schema) in envelopes { s[name] = schema }
         for (name, schema) in stateTypes { s[name] = schema }
         for (name, schema) in iosSchemas { s[name] = schema }
+        for (name, schema) in appStatesSchemas { s[name] = schema }
         return s
     }
 
