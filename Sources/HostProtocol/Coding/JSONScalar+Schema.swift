@@ -59,13 +59,3 @@ extension RequestID {
     /// `RequestID`: a string, a number or null.
     public static var jsonSchema: JSONValue { jsonSchemaReference("RequestID") }
 }
-
-extension ExplicitNull where Value: JSONScalar {
-    /// The wrapped type's (the member is marked nullable where it is used).
-    public static var jsonSchema: JSONValue { Value.jsonSchema }
-}
-
-extension NullAsAbsent where Value: JSONScalar {
-    /// The wrapped type's (the member is marked nullable where it is used).
-    public static var jsonSchema: JSONValue { Value.jsonSchema }
-}
