@@ -88,6 +88,16 @@ struct WeekCommandTests {
         #expect(totals.refresh >= days && totals.completions > 0, "\(totals)")
     }
 
+    /// The strict host releases the keepalive when a run ends on its own (docs/host.md, D5):
+    /// each sync leaves nothing scheduled, as `--help` says.
+    @Test func strictSchedulesNothingAfterASync() async throws {
+        let r = try await runHost(["week", "--days", "1", "--profile", "strict", "--json"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let report = try JSONParser.parse(Array(r.stdout.utf8))
+        #expect(report["events"]?.arrayValue?.isEmpty == true)
+        #expect(report["atTheEnd"]?["refresh"]?.stringValue == "not pending, so there is nothing to launch")
+    }
+
     @Test func textTableIsTheJSONsFigures() async throws {
         let json = try await runHost(["week", "--days", "2", "--json"])
         let text = try await runHost(["week", "--days", "2"])

@@ -24,6 +24,9 @@ enum WeekCommand {
         minutes; five times, 170 minutes apart, picks up the phone for 10 minutes (the
         third time opening the app); after 16 hours the phone charges, idle, for 8 hours.
         iOS decides the rest: launches, budgets, expirations, terminations.
+        Under --profile strict the host releases the keepalive when a run ends on its own
+        (docs/host.md, D5): each 20-second sync leaves nothing scheduled, and the week shows
+        no launch at all.
 
         options:
           --plugin PATH|builtin   plugin binary (default: background-service-plugin beside plugin-host);
