@@ -24,6 +24,7 @@ public enum HostCLI {
           bench         measure round trips, throughput, startup and memory against a raw pipe
           soak          a long load on one plugin process: memory growth, leaked pending calls, fault latency
           explain       a live session under the emulated iOS: why a task has not run, and when it can
+          week          a simulated week under the emulated iOS: launches, expirations and gaps, day by day
 
         `plugin-host SUBCOMMAND --help` (or `plugin-host help SUBCOMMAND`) documents each.
 

@@ -14,7 +14,9 @@ extension DemoCommand {
             for flag in ["--os-seed"] where args.value(flag) != nil {
                 throw Arguments.UsageError("\(flag) needs --os ios")
             }
-            if args.has("--restart-at-launch") { throw Arguments.UsageError("--restart-at-launch needs --os ios") }
+            for flag in ["--restart-at-launch", "--app-states"] where args.has(flag) {
+                throw Arguments.UsageError("\(flag) needs --os ios")
+            }
             return nil
         }
         for flag in ["--work-seconds", "--overrun-seconds", "--earliest-begin-minutes", "--expire-after"]
@@ -24,6 +26,7 @@ extension DemoCommand {
         var scenario = IOSDemoScenario()
         scenario.safetyTimeoutSeconds = safetyTimeout
         scenario.restartAtLaunch = args.has("--restart-at-launch")
+        scenario.appStates = args.has("--app-states")
         return (scenario, try args.uint64("--os-seed") ?? 0)
     }
 }

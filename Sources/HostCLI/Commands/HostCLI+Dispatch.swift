@@ -23,6 +23,7 @@ extension HostCLI {
         Subcommand(name: "bench", usage: BenchCommand.usage, run: BenchCommand.run),
         Subcommand(name: "soak", usage: SoakCommand.usage, run: SoakCommand.run),
         Subcommand(name: "explain", usage: ExplainCommand.usage, run: ExplainCommand.run),
+        Subcommand(name: "week", usage: WeekCommand.usage, run: WeekCommand.run),
     ]
 
     /// `plugin-host help [SUBCOMMAND]`: the subcommand's help, as its `--help` prints

@@ -33,6 +33,8 @@ struct IOSDemoScenario {
     var safetyTimeoutSeconds: Double = 28
     /// Whether the app's code starts the service at every launch.
     var restartAtLaunch = false
+    /// Whether the day ends with the app's states (`--app-states`): ``playAppStates(on:)``.
+    var appStates = false
 
     /// Every sync in this day would take an hour: iOS decides when they end.
     static let syncSeconds: Double = 3600
@@ -142,6 +144,9 @@ struct IOSDemoScenario {
         sim.note(twoTasks(story, sim))
         try wait(600)
         sim.note(letGo(story, sim))
+
+        // 6. The app's states (--app-states only: the day without it stays as it was).
+        if appStates { try playAppStates(on: sim) }
     }
 
     /// Which tasks ran together, and what became of the first one to end.
