@@ -40,7 +40,7 @@ enum FuzzCommand {
                                  own (the plugin under --os ios --os-seed SEED, reset between cases; the
                                  alphabet adds battery, Low Power Mode, device use, termination, opening
                                  the app, the policy and a new webview, and under --dispatch tauri the
-                                 main thread; invariants I1-I7 are checked too)
+                                 main thread; invariants I1-I9 are checked too)
           --jobs N               plugins (processes or engines) in parallel (default 1)
           --out DIR              where traces go (default fuzz-out; checked before the run)
           --help                 this text

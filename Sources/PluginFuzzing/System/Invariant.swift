@@ -34,6 +34,10 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
     case i6 = "I6"
     /// `--os ios --dispatch tauri`: a safety timer fires only while it is the plugin's timer (issue 22).
     case i7 = "I7"
+    /// `--os ios` with `appStates`: no Rust-side timer fires while the app is suspended (issue 23).
+    case i8 = "I8"
+    /// `--os ios` with `appStates`: the system launches no processing task into the foreground (issue 23).
+    case i9 = "I9"
 
     /// The invariant's statement.
     public var statement: String {
@@ -62,6 +66,11 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
         case .i7:
             "a safety timer fires only while it is the plugin's timer: one it invalidated, or replaced by a later"
                 + " one, never fires"
+        case .i8:
+            "no Rust-side timer fires while the app is suspended: the Rust side writes nothing to the plugin"
+                + " until the app is woken"
+        case .i9:
+            "the system launches no processing task while the app is in the foreground"
         }
     }
 
@@ -70,10 +79,16 @@ public enum Invariant: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .d1: "no blocking thread waits on an invoke the plugin no longer holds"
         case .d7: "no spawn_blocking closure waits for a thread"
+        case .i8:
+            "while time passes, no request of the Rust side's comes after the instant of the app's suspension"
+                + " (os/appStateChanged) and before its next state change, launch or end"
+        case .i9:
+            "no os/taskLaunched of a processing task while the app is in the foreground, but for the"
+                + " developer's os/launch"
         default: statement
         }
     }
 
-    /// Ordered by name (D1 ... D7, I1 ... I7).
+    /// Ordered by name (D1 ... D7, I1 ... I9).
     public static func < (a: Invariant, b: Invariant) -> Bool { a.rawValue < b.rawValue }
 }

@@ -44,6 +44,11 @@ struct InvariantChecker {
     /// the plugin has now (`InvariantChecker+MainThread.swift`).
     var timerEventsSeen = 0
     var liveTimer: VirtualTime?
+    /// I8, I9: the app's state as the plugin's events last said (nil: `appStates` off), and the
+    /// timeline entries read so far (`InvariantChecker+AppStates.swift`).
+    var appState: AppState?
+    var suspendedAt: VirtualTime?
+    var timelineSeen = 0
 
     /// Everything broken now. `expired` lists the tasks whose expiration handler ran in this step;
     /// `pluginReports` every `os/violation` the plugin has sent so far; `osRunning` the task the

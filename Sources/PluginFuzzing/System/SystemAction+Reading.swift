@@ -77,6 +77,7 @@ extension SystemAction {
                 )
             }
             return .maxConcurrentTasks(Int(n))
+        case "sendToBackground": return .sendToBackground
         case "together":
             guard let during = json["during"], let os = json["os"], let invoke = json["invoke"]?.stringValue else {
                 throw fail("together: \"during\", \"os\" and \"invoke\" (a method name) are required")

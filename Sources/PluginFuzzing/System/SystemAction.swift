@@ -39,6 +39,8 @@ public enum SystemAction: Sendable, Hashable {
     indirect case onMainThread(SystemAction)
     /// `--os ios`: the OS's limit on tasks running at once changes (`maxConcurrentTasks`, nil: none).
     case maxConcurrentTasks(Int?)
+    /// `--os ios` with the policy's `appStates`: the user leaves the app (`os/sendToBackground`, issue 23).
+    case sendToBackground
 
     /// The action as JSON (trace files).
     public var json: JSONValue {
@@ -59,6 +61,7 @@ public enum SystemAction: Sendable, Hashable {
         case .blockMain(let t): ["action": "blockMain", "seconds": t.json]
         case .onMainThread(let command): ["action": "onMainThread", "command": command.json]
         case .maxConcurrentTasks(let n): ["action": "maxConcurrentTasks", "limit": n.map { .number($0) } ?? .null]
+        case .sendToBackground: ["action": "sendToBackground"]
         }
     }
 
@@ -104,6 +107,7 @@ public enum SystemAction: Sendable, Hashable {
         case .blockMain(let t): "the app's own work blocks the main thread for \(t.decimalSeconds) s"
         case .onMainThread(let command): "\(command.summary), from a synchronous command on the main thread"
         case .maxConcurrentTasks(let n): "iOS runs at most \(n.map(String.init) ?? "any number of") task(s) at once"
+        case .sendToBackground: "the user leaves the app (it goes to the background)"
         }
     }
 }

@@ -167,6 +167,9 @@ public struct SystemCase: Sendable {
                         lifecycle: .init(
                             deadProcessCalls: sim.deadProcessCalls, relaunches: relaunches, startedARun: started,
                             process: processes.count))
+                    found += checker.appStates(
+                        sim.timeline, state: state.ios?.appState, timePassing: action.isTimePassing,
+                        forcedLaunch: action.isForcedLaunch)
                 }
                 record()
                 if outcome.error != nil { return }
@@ -250,6 +253,8 @@ public struct SystemCase: Sendable {
             return try perform(command, on: sim, config: config)
         case .maxConcurrentTasks(let limit):
             try sim.os(OSSetPolicy.self, .init(maxConcurrentTasks: .some(limit)))
+        case .sendToBackground:
+            try sim.os(OSSendToBackground.self, EmptyParams())
         }
         return nil
     }

@@ -87,7 +87,9 @@ struct SystemCaseGenerator {
 
     /// Under `--os ios` the OS launches and expires on its own; the alphabet adds what
     /// only iOS or the user does: the new conditions, termination, opening the app, the policy
-    /// (`multipleScenes` and `maxConcurrentTasks` among it), a new webview.
+    /// (`multipleScenes`, `maxConcurrentTasks` and `appStates` among it), a new webview, the
+    /// user leaving the app (`os/sendToBackground`; with `appStates` on, opening a running
+    /// app brings it to the foreground).
     mutating func iosAction() -> SystemAction {
         switch rng.below(100) {
         case 0..<14: return .start
@@ -116,7 +118,7 @@ struct SystemCaseGenerator {
         // (Tauri's load path, issue 22: a new webview, or an app with multiple scenes.)
         case 92..<94: return rng.chance(0.6) ? .webviewCreated : .policy(.init(multipleScenes: true))
         default:
-            switch rng.below(5) {
+            switch rng.below(8) {
             case 0:
                 return .policy(
                     .init(
@@ -125,9 +127,21 @@ struct SystemCaseGenerator {
             case 2: return .policy(.init(seconds: ["watchdogGraceSecs": pick([0, 1, 5])]))
             case 3: return .policy(.init(seconds: ["processingBudgetSecs": pick([10, 60, 600])]))
             // (Issue 22: one task at a time, the seed's assumption, or two, or no limit again.)
-            default: return .maxConcurrentTasks(pick([1, 1, 2, nil]))
+            case 4: return .maxConcurrentTasks(pick([1, 1, 2, nil]))
+            // (Issue 23: the app's states on, with their suspension delay and jetsam; the user leaving it.)
+            case 5, 6: return appStatesPolicy()
+            default: return .sendToBackground
             }
         }
+    }
+
+    /// The policy that turns the app's states on (issue 23): the suspension delay (Apple's 5 s,
+    /// none, or 30 s) and the jetsam's chance (none, the default 0.1, or every suspension).
+    mutating func appStatesPolicy() -> SystemAction {
+        var update = IOSPolicy.Update()
+        update.appStates = .init(
+            appStates: true, suspendDelaySecs: pick([5, 5, 0, 30]), jetsamChance: pick([0, 0, 0.1, 1]))
+        return .policy(update)
     }
 
     mutating func action() -> SystemAction {
