@@ -69,6 +69,7 @@ enum SystemFuzzCommand {
                     "      case seed \(f.caseSeed), \(FuzzCommand.shrunk(f, timings[f.signature])); trace \(path)")
                 for (i, a) in f.systemCase.actions.enumerated() { Console.out("      \(i + 1). \(a.summary)") }
                 Console.out("      \(f.explanation)")
+                for line in f.outcome.realRuntime { Console.out("      on the real runtime: \(line)") }
             }
         }
     }

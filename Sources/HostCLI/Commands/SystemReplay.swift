@@ -43,6 +43,7 @@ enum SystemReplay {
                     + ")"
             )
         }
+        for line in outcome.realRuntime { Console.out("on the real runtime: \(line)") }
         return identical ? ExitCode.ok : ExitCode.failed
     }
 }

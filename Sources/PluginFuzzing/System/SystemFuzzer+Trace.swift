@@ -74,6 +74,7 @@ extension SystemFuzzer.Finding {
             extra: [
                 "dispatch": .string(dispatch.rawValue),
                 "caseSeed": .number(JSONNumber(literal: String(caseSeed))!), "scenario": systemCase.scenario.json,
+                "realRuntime": outcome.realRuntimeJSON,
                 "violations": .array(
                     outcome.violations.map {
                         [
