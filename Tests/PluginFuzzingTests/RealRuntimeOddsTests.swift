@@ -98,7 +98,8 @@ struct RealRuntimeOddsTests {
                 scenario: SystemScenario(
                     runs: [
                         SystemScenario.Run(
-                            initSeconds: 0, initFails: false, runSeconds: 1000, outcome: .success, onCancel: .throwError)
+                            initSeconds: 0, initFails: false, runSeconds: 1000, outcome: .success, onCancel: .throwError
+                        )
                     ],
                     safetyTimeout: 28, processingSafetyTimeout: 0, listenerTimeout: 14_400, earliestMinutes: 15,
                     blockingThreads: 4, races: RacePlan(choices: [.stopVsCompletion: [side]])),
