@@ -100,8 +100,22 @@ extension SystemSimulation {
     }
 
     /// The plugin's state snapshot (not shown in timelines).
+    ///
+    /// The request is always made (each trace's request ids count it, and the plugin
+    /// sees the same requests); an answer equal to the last one is not decoded again
+    /// (decoding is most of the round trip's cost, `docs/benchmarks.md`).
     public func pluginState() throws(SimulationError) -> PluginStateSnapshot {
-        try call(PluginStateMethod.self, EmptyParams(), origin: .harness)
+        let raw = try callRaw(
+            method: PluginStateMethod.name, params: PluginConnection.encode(EmptyParams()), origin: .harness)
+        if let last = lastPluginState, last.raw == raw { return last.state }
+        let state: PluginStateSnapshot
+        do {
+            state = try PluginConnection.decode(PluginStateMethod.self, raw)
+        } catch {
+            throw .host(error)
+        }
+        lastPluginState = (raw, state)
+        return state
     }
 
     /// Runs host jobs until none is runnable, no request is unanswered and no side

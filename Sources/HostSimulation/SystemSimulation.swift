@@ -144,6 +144,8 @@ public final class SystemSimulation: @unchecked Sendable {
     public internal(set) var budgetExpirations: [PluginStateSnapshot.ActiveTask] = []
     /// The plugin's clock as last reported.
     var pluginNow = VirtualTime.zero
+    /// The last `plugin/state` answer and its decoding: an answer equal to it is not decoded again.
+    var lastPluginState: (raw: JSONValue, state: PluginStateSnapshot)?
 
     /// Starts the plugin, the manager and a session with events on.
     public convenience init(options: Options) throws(SimulationError) {
