@@ -23,7 +23,7 @@ extension SystemSimulation {
                 // (When the plugin hops to main, a call from a caller on the main thread, and any
                 // call made while one waits, may wait as long as main is blocked: for ever, until
                 // the watchdog ends the process.)
-                let fromMain = s.hopsToMain && r.params?[TauriBridge.mainThreadCallerMember]?.boolValue == true
+                let fromMain = s.hopsToMain && r.params?[InvokeMarker.mainThreadCaller]?.boolValue == true
                 if origin == .rust, fromMain { s.mainCallers.insert(r.id) }
                 if origin == .rust, r.method != WaitForCancel.name, !fromMain, s.mainCallers.isEmpty {
                     s.inFlight[r.id] = r.method

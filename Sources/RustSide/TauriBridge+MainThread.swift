@@ -6,9 +6,6 @@ import HostProtocol
 /// invoke says so with `"x-mainThreadCaller": true` among its params (`docs/protocol.md`,
 /// "A caller blocked on the main thread"); the plugin ignores the member otherwise.
 extension TauriBridge {
-    /// The params member that says the caller blocks the main thread.
-    public static let mainThreadCallerMember = "x-mainThreadCaller"
-
     /// The next invoke of each of `methods` is made while the main thread waits for it.
     public func callFromMainThread(_ methods: Set<String>) {
         fromMainThread.withLock { $0.formUnion(methods) }
@@ -23,7 +20,7 @@ extension TauriBridge {
     func markedFromMainThread(_ method: String, _ params: JSONValue?) -> JSONValue? {
         guard fromMainThread.withLock({ $0.remove(method) != nil }) else { return params }
         var object = params?.objectValue ?? [:]
-        object[Self.mainThreadCallerMember] = true
+        object[InvokeMarker.mainThreadCaller] = true
         return .object(object)
     }
 }

@@ -12,13 +12,10 @@ import HostProtocol
 /// "dispatch.main-deadlock"}`, and, while a task runs, the main-thread watchdog's kill when
 /// the allowance passes (the held invoke is then answered `terminated`).
 extension PluginEngine {
-    /// The params member that says the invoke's caller blocks the main thread.
-    static let mainThreadCallerMember = "x-mainThreadCaller"
-
     /// Blocks main for `invoke`'s caller when its params say so (and the modes allow it).
     func holdMainForCaller(_ invoke: Invoke) {
         guard options.dispatch == .tauri, options.osMode == .ios,
-            invoke.args[Self.mainThreadCallerMember]?.boolValue == true
+            invoke.args[InvokeMarker.mainThreadCaller]?.boolValue == true
         else { return }
         let what = "\(invoke.method) request \(invoke.id?.description ?? "(notification)")"
         world.os.blockMainForCaller(cause: "a caller on the main thread waits for \(what)") { [weak invoke] in

@@ -41,3 +41,12 @@ public enum CancelCancelListener: RPCMethod {
     public typealias Params = EmptyParams
     public typealias Result = NullResult
 }
+
+/// Members a host may add to an invoke's params to say how it was made (this project's
+/// extensions; a plugin that does not know them ignores them, as it does any unknown member).
+public enum InvokeMarker {
+    /// `"x-mainThreadCaller": true`: the caller blocks the app's main thread until the invoke
+    /// is answered (a synchronous `#[tauri::command]` on the main thread; issue 22,
+    /// `docs/protocol.md`, "A caller blocked on the main thread").
+    public static let mainThreadCaller = "x-mainThreadCaller"
+}
