@@ -42,7 +42,9 @@ struct DemoVerdictTests {
         #expect(r.leftBehind.isEmpty, "plugin processes left behind: \(r.leftBehind)")
         #expect(r.stdout.split(separator: "\n").count < 200, "a short view, whatever the plugin wrote")
         // A hang-catcher only: every mode ends within its bounds (1 s per answer, 2 s to close).
-        #expect(took < .seconds(SanitizerBuild.active ? 600 : 300))
+        // `took` includes the wait for a turn among the suite's runs: under ThreadSanitizer on
+        // 2 cores every case took 759 s, queued, the verdicts all right; so 30 minutes there.
+        #expect(took < .seconds(SanitizerBuild.active ? 1800 : 300))
     }
 
     /// A plugin that cannot start: its own words are shown (issue 26, item 10).
