@@ -142,11 +142,11 @@ public final class ExhaustiveExplorer {
     /// The state without what does not change future behaviour: ids, counters, and
     /// absolute times (made relative to `now`).
     static func canonical(_ state: JSONValue) -> JSONValue {
-        guard case .object(var o) = state, let now = o["now"].flatMap({ JSONField<VirtualTime>.time.read($0) }) else {
+        guard case .object(var o) = state, let now = o["now"].flatMap({ VirtualTime(jsonValue: $0) }) else {
             return state
         }
         func relative(_ v: JSONValue?) -> JSONValue {
-            guard let v, let t = JSONField<VirtualTime>.time.read(v) else { return v ?? .null }
+            guard let v, let t = VirtualTime(jsonValue: v) else { return v ?? .null }
             return VirtualTime(nanoseconds: t.nanoseconds - now.nanoseconds).json
         }
         o.removeValue(forKey: "now")

@@ -43,7 +43,7 @@ struct IOSProtocolTests {
     @Test("values survive JSON and back")
     func roundTrips() throws {
         let policy = IOSPolicy.defaults.applying(
-            .init(seconds: ["watchdogGraceSecs": 1.5], energyBudgetLaunches: 3, pluginLoadsLate: true))
+            .init(watchdogGraceSecs: 1.5, energyBudgetLaunches: 3, pluginLoadsLate: true))
         #expect(try IOSPolicy(json: policy.json) == policy)
         let conditions = Conditions.iosDefaults
         #expect(try Conditions(json: conditions.json) == conditions)

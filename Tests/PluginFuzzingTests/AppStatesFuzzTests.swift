@@ -15,7 +15,7 @@ struct AppStatesFuzzTests {
     /// `appStates` on, launches with no randomness, no jetsam.
     static let statesOn: SystemAction = {
         var update = IOSPolicy.Update(
-            seconds: ["refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0], refreshEarlyExpiryChance: 0)
+            refreshDelayMaxSecs: 0, processingDelayMaxSecs: 0, refreshEarlyExpiryChance: 0)
         update.appStates = .init(appStates: true, suspendDelaySecs: 5, jetsamChance: 0)
         return .policy(update)
     }()

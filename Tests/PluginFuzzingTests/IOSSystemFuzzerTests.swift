@@ -79,7 +79,7 @@ struct IOSSystemFuzzerTests {
         let cold = SystemCase(
             scenario: Self.scenario(runSeconds: 3600),
             actions: [
-                .start, .policy(.init(seconds: ["refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0])),
+                .start, .policy(.init(refreshDelayMaxSecs: 0, processingDelayMaxSecs: 0)),
                 .terminate(.system), .advance(.init(seconds: 7200)!),
             ])
         #expect(try await onThread { invariants(cold, .seed) }.contains(.i3))

@@ -13,7 +13,7 @@ import Testing
 @Suite("System-level fuzzer --os ios: I5")
 struct LetGoFuzzTests {
     static let calm = IOSPolicy.Update(
-        seconds: ["refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0], refreshEarlyExpiryChance: 0)
+        refreshDelayMaxSecs: 0, processingDelayMaxSecs: 0, refreshEarlyExpiryChance: 0)
 
     func violations(_ c: SystemCase, _ profile: Profile) -> [Violation] {
         let outcome = c.run(

@@ -15,7 +15,7 @@ struct OperatingSystemClientTests {
         defer { connection.close() }
         let client = BackgroundServiceClient(connection: connection)
         let os = client.os
-        let policy = try await os.setPolicy(.init(seconds: ["refreshDelayMaxSecs": 0], refreshEarlyExpiryChance: 0))
+        let policy = try await os.setPolicy(.init(refreshDelayMaxSecs: 0, refreshEarlyExpiryChance: 0))
         #expect(policy.refreshEarlyExpiryChance == 0)
         try await client.startKeepalive(StartKeepaliveConfig())
         let pending = try await os.explain("com.example.app.bg-refresh")

@@ -68,7 +68,7 @@ struct IOSDemoScenario {
         try sim.os(
             OSSetPolicy.self,
             .init(
-                seconds: ["refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0], refreshEarlyExpiryChance: 1,
+                refreshDelayMaxSecs: 0, processingDelayMaxSecs: 0, refreshEarlyExpiryChance: 1,
                 // These four happenings are one task at a time (the seed's assumption).
                 maxConcurrentTasks: .some(1)))
 

@@ -90,3 +90,12 @@ extension VirtualTime: JSONScalar {
     /// The exact decimal seconds.
     public var jsonValue: JSONValue { json }
 }
+
+extension RequestID: JSONScalar {
+    /// `"a string, a number or null"`.
+    public static var jsonExpected: String { "a string, a number or null" }
+    /// An id: a string, a number or `null`.
+    public init?(jsonValue: JSONValue) { self.init(json: jsonValue) }
+    /// The id as JSON.
+    public var jsonValue: JSONValue { json }
+}

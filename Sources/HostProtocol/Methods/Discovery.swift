@@ -7,22 +7,34 @@ public enum RPCDiscover: RPCMethod {
     public typealias Result = DiscoveredDocument
 }
 
-/// The result of `rpc.discover`: an OpenRPC document, kept as JSON.
-public struct DiscoveredDocument: JSONCodable, Hashable {
+/// The result of `rpc.discover`: an OpenRPC document, kept whole as JSON; reading it checks
+/// the members OpenRPC makes required (`openrpc`, `info`, `methods`).
+public struct DiscoveredDocument: JSONCodable, Codable, Hashable {
     /// The whole document.
     public var document: JSONValue
+
+    /// The members OpenRPC makes required, read to check a document (the rest is kept as is).
+    struct Required: Codable {
+        /// The OpenRPC version.
+        var openrpc: String
+        /// The API's title and version.
+        var info: JSONValue
+        /// The methods.
+        var methods: [JSONValue]
+    }
 
     /// Wraps a document.
     public init(_ document: JSONValue) { self.document = document }
 
-    /// Requires an object with the members OpenRPC makes required (`openrpc`, `info`, `methods`).
-    public init(json: JSONValue) throws(JSONDecodingError) {
-        let r = try ObjectReader(json)
-        _ = try r.require("openrpc", .string)
-        _ = try r.require("info", .any)
-        _ = try r.require("methods", .any)
-        document = json
+    /// Checks the required members, then keeps the whole value.
+    public init(from decoder: any Decoder) throws {
+        _ = try Required(from: decoder)
+        document = try decoder.singleValueContainer().decode(JSONValue.self)
     }
 
-    public var json: JSONValue { document }
+    /// Writes the document.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(document)
+    }
 }

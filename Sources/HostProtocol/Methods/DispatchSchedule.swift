@@ -9,21 +9,27 @@ public enum DispatchMode: String, JSONStringEnum, Hashable {
 }
 
 /// One of the two emulated dispatch queues of `--dispatch tauri`.
-public enum DispatchQueueName: String, JSONStringEnum, Hashable {
+public enum DispatchQueueName: String, ListedName {
     /// Tauri's serial queue for invokes.
     case ipc
     /// The main queue: BGTask handlers (`using: .main`), their expiration handlers, the `Timer`.
     case main
+
+    /// `"queue names"`.
+    public static var listNoun: String { "queue names" }
 }
 
 /// What a `Timer.invalidate()` sent from a queue other than the one the timer was scheduled on
 /// does under `--dispatch tauri`: Apple's documentation says such a timer may not be removed
 /// from its run loop (`plugin/dispatchSchedule`'s `invalidations`).
-public enum TimerInvalidation: String, JSONStringEnum, Hashable {
+public enum TimerInvalidation: String, ListedName {
     /// The timer is removed from its run loop, as if invalidated on its own thread (the default).
     case removed
     /// The timer stays in its run loop and still fires at its deadline.
     case notRemoved
+
+    /// `"timer invalidations"`.
+    public static var listNoun: String { "timer invalidations" }
 }
 
 /// `plugin/dispatchSchedule` (extension): reports the interleaving decisions made since the
@@ -41,68 +47,30 @@ public enum PluginDispatchSchedule: RPCMethod {
     public static let name = "plugin/dispatchSchedule"
     public static let kind = MethodKind.session
 
-    /// `{choices?, seed?}`.
-    public struct Params: JSONCodable, Hashable {
+    /// `{choices?, seed?, invalidations?}`: `choices` an array of queue names, `seed` an integer
+    /// from 0 to 2^63-1; an error names the member (`choices[2]`), what it may be, and what it
+    /// was. An empty list is left out when written.
+    public struct Params: JSONCodable, Codable, Hashable {
         /// The queues to run at the next decisions, in order (default: none).
-        public var choices: [DispatchQueueName]
+        @NameList public var choices: [DispatchQueueName]
         /// Reseeds the PRNG that decides once the choices are used up (default: keep it).
-        public var seed: Int64?
+        @InRangeIfPresent<Seed> public var seed: Int64?
         /// What the next off-thread `Timer.invalidate()`s do, in order; past them `removed`.
-        public var invalidations: [TimerInvalidation]
+        @NameList public var invalidations: [TimerInvalidation]
+
+        /// A PRNG seed: an integer from 0 to 2^63-1.
+        public enum Seed: IntegerRange {
+            /// The member's type.
+            public typealias Number = Int64
+            /// 0 to `Int64.max`.
+            public static let bounds: ClosedRange<Int64> = 0...Int64.max
+        }
 
         /// Creates params.
         public init(choices: [DispatchQueueName] = [], seed: Int64? = nil, invalidations: [TimerInvalidation] = []) {
             self.choices = choices
             self.seed = seed
             self.invalidations = invalidations
-        }
-
-        /// `choices` an array of queue names, `seed` an integer from 0 to 2^63-1; an error names
-        /// the member (`choices[2]`), what it may be, and what it was.
-        public init(json: JSONValue) throws(JSONDecodingError) {
-            let r = try ObjectReader(json)
-            choices = []
-            if let list = r.members["choices"] {
-                guard let items = list.arrayValue else {
-                    throw JSONDecodingError(path: "choices", expected: "an array of queue names", found: list.typeName)
-                }
-                for (i, item) in items.enumerated() {
-                    guard let queue = item.stringValue.flatMap(DispatchQueueName.init(rawValue:)) else {
-                        let names = DispatchQueueName.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-                        throw JSONDecodingError(path: "choices[\(i)]", expected: names, found: item.description)
-                    }
-                    choices.append(queue)
-                }
-            }
-            seed = nil
-            if let value = r.members["seed"] {
-                guard let n = value.int64Value, n >= 0 else {
-                    throw JSONDecodingError(
-                        path: "seed", expected: "an integer from 0 to \(Int64.max)", found: value.literalOrTypeName)
-                }
-                seed = n
-            }
-            invalidations = []
-            if let list = r.members["invalidations"] {
-                guard let items = list.arrayValue else {
-                    throw JSONDecodingError(
-                        path: "invalidations", expected: "an array of timer invalidations", found: list.typeName)
-                }
-                for (i, item) in items.enumerated() {
-                    guard let outcome = item.stringValue.flatMap(TimerInvalidation.init(rawValue:)) else {
-                        let names = TimerInvalidation.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-                        throw JSONDecodingError(path: "invalidations[\(i)]", expected: names, found: item.description)
-                    }
-                    invalidations.append(outcome)
-                }
-            }
-        }
-
-        public var json: JSONValue {
-            var o: [String: JSONValue] = ["choices": .array(choices.map { .string($0.rawValue) })]
-            if let seed { o["seed"] = .number(JSONNumber(seed)) }
-            if !invalidations.isEmpty { o["invalidations"] = .array(invalidations.map { .string($0.rawValue) }) }
-            return .object(o)
         }
     }
 

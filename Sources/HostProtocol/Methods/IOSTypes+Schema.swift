@@ -90,10 +90,6 @@ extension IOSStateSnapshot: JSONSchemaDescribed {
     public static var schemaName: String? { "IOSState" }
     /// `plugin/state`'s `ios`.
     public static var schemaDescription: String { "plugin/state's ios member (--os ios only)." }
-    /// The policy's reader is hand-written: its schema is the named one.
-    public static var memberNotes: [String: JSONMemberNote] {
-        ["policy": JSONMemberNote(nil, jsonSchemaReference("IOSPolicy"))]
-    }
 }
 
 extension IOSStateSnapshot.Energy: JSONSchemaDescribed {

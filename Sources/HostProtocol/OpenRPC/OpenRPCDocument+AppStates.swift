@@ -6,20 +6,6 @@ extension OpenRPCDocument {
         ["AppState": named(AppState.self), "AppStateChange": definition(of: AppStateChange.self, writing: true)]
     }
 
-    /// The policy members of the app's states: written only when set.
-    static var appStatesPolicy: [String: JSONValue] {
-        [
-            "appStates": ["type": "boolean"],
-            "suspendDelaySecs": [
-                "type": "number", "minimum": 0, "maximum": IOSPolicy.secondsJSON(IOSPolicy.maxSeconds),
-            ],
-            "jetsamChance": ["type": "number", "minimum": 0, "maximum": 1],
-            "jetsamWithinSecs": [
-                "type": "number", "minimum": 0, "maximum": IOSPolicy.secondsJSON(IOSPolicy.maxSeconds),
-            ],
-        ]
-    }
-
     /// `os/sendToBackground`.
     static var appStatesControls: [JSONValue] {
         [

@@ -87,9 +87,12 @@ extension OpenRPCDocument {
 
     private static let bounds: Set<String> = ["minimum", "maximum"]
 
-    /// `s` or `null`: `{"type": [t, "null"]}` for a plain type, else an `anyOf`.
+    /// `s` or `null`: `{"type": [t, "null"]}` for a plain type (bounds kept: they do not
+    /// apply to `null`), else an `anyOf`.
     static func nullable(_ s: JSONValue) -> JSONValue {
-        if case .object(var o) = s, let type = o["type"]?.stringValue, o.count == 1 {
+        if case .object(var o) = s, let type = o["type"]?.stringValue,
+            o.keys.allSatisfy({ $0 == "type" || Self.bounds.contains($0) })
+        {
             o["type"] = [.string(type), "null"]
             return .object(o)
         }

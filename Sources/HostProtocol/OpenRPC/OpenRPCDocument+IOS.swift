@@ -3,37 +3,12 @@
 /// exist: -32601), and their types.
 extension OpenRPCDocument {
     static var iosSchemas: [String: JSONValue] {
-        var policy: [String: JSONValue] = [
-            "refreshEarlyExpiryChance": ["type": "number", "minimum": 0, "maximum": 1],
-            "energyBudgetLaunches": [
-                "type": "integer", "minimum": 1, "maximum": .number(IOSPolicy.maxEnergyBudgetLaunches),
-            ],
-            "pluginLoadsLate": ["type": "boolean"],
-            "crashOnMisuse": ["type": "boolean"],
-            "multipleScenes": ["type": "boolean"],
-        ]
-        // Written only when set (absent: no limit); `os/setPolicy` takes null to remove it.
-        let optionalPolicy: [String: JSONValue] = [
-            "maxConcurrentTasks": [
-                "type": ["integer", "null"], "minimum": 1, "maximum": .number(IOSPolicy.maxConcurrentTasksLimit),
-            ]
-        ]
-        for (key, _) in IOSPolicy.secondsKeys {
-            let low = IOSPolicy.isBudget(key) ? IOSPolicy.minBudgetSeconds : 0
-            policy[key] = [
-                "type": "number", "minimum": IOSPolicy.secondsJSON(low),
-                "maximum": IOSPolicy.secondsJSON(IOSPolicy.maxSeconds),
-            ]
-        }
         return [
             "OSMode": named(OSMode.self), "ExpirationCause": named(ExpirationCause.self),
             "TerminationReason": named(TerminationReason.self), "LaunchCause": named(LaunchCause.self),
             "AppPhase": named(AppPhase.self), "LaunchFactor": named(LaunchFactor.self),
             "AppStatus": definition(of: AppStatus.self, writing: true),
-            "IOSPolicy": object(
-                policy.merging(optionalPolicy.merging(appStatesPolicy) { a, _ in a }) { a, _ in a },
-                required: policy.keys.sorted(),
-                "The knobs of the --os ios policy."),
+            "IOSPolicy": definition(of: IOSPolicy.self, writing: true),
             "LaunchReason": definition(of: LaunchReason.self, writing: true),
             "LaunchExplanation": definition(of: LaunchExplanation.self, writing: true),
             "IOSState": definition(of: IOSStateSnapshot.self, writing: true),
@@ -58,9 +33,7 @@ extension OpenRPCDocument {
                 params: params(of: IdentifierParams.self), result: result(LaunchExplanation.self, "The explanation.")),
             iosMethod(
                 OSSetPolicy.self, "Change any of the policy's knobs; answer all of them.",
-                params: (iosSchemas["IOSPolicy"]?["properties"]?.objectValue ?? [:]).map { key, schema in
-                    descriptor(key, schema, "A policy knob (docs/protocol.md, section 8).")
-                },
+                params: params(of: IOSPolicy.Update.self),
                 result: descriptor("result", ref("IOSPolicy"), "The whole policy.")),
             iosMethod(
                 OSWebviewCreated.self,

@@ -57,17 +57,7 @@ extension OpenRPCDocument {
                     + "and the clock (0) are reset; the session (whether events are on) is kept."),
             method(
                 PluginDispatchSchedule.self, "Report the interleaving decisions made, install the next ones.",
-                // The params' reader is hand-written (its errors carry rules no member says):
-                // their descriptors are too.
-                params: [
-                    descriptor(
-                        "choices", ["type": "array", "items": ref("DispatchQueueName")],
-                        "The queues to run at the next decisions, in order (default none)."),
-                    descriptor("seed", ["type": "integer", "minimum": 0], "Reseeds the PRNG that decides after them."),
-                    descriptor(
-                        "invalidations", ["type": "array", "items": ref("TimerInvalidation")],
-                        "What the next off-thread Timer.invalidate()s do, in order (default none: removed)."),
-                ],
+                params: params(of: PluginDispatchSchedule.Params.self),
                 result: result(
                     PluginDispatchSchedule.Result.self,
                     "The decisions since the previous call (or the start, or plugin/reset)."),
@@ -77,12 +67,7 @@ extension OpenRPCDocument {
                     + "--dispatch serial no decision is ever made."),
             method(
                 RPCDiscover.self, "This document (the OpenRPC service discovery method).",
-                result: descriptor(
-                    "result",
-                    object(
-                        ["openrpc": ["type": "string"], "info": ["type": "object"], "methods": ["type": "array"]],
-                        required: ["openrpc", "info", "methods"], "An OpenRPC document."),
-                    "The plugin's OpenRPC document."),
+                result: result(DiscoveredDocument.self, "The plugin's OpenRPC document."),
                 isExtension: true),
         ]
     }

@@ -26,7 +26,7 @@ extension SystemAction {
             return .launch(k)
         case "expire": return .expire
         case "advance":
-            guard let t = json["seconds"].flatMap({ JSONField<VirtualTime>.time.read($0) }),
+            guard let t = json["seconds"].flatMap({ VirtualTime(jsonValue: $0) }),
                 t.nanoseconds >= 0, t.seconds <= SystemScenario.maxSeconds
             else {
                 throw fail("advance: \"seconds\" must be a time from 0 to \(Int(SystemScenario.maxSeconds)) s")
@@ -55,7 +55,7 @@ extension SystemAction {
             }
             return .policy(p)
         case "blockMain":
-            guard let t = json["seconds"].flatMap({ JSONField<VirtualTime>.time.read($0) }),
+            guard let t = json["seconds"].flatMap({ VirtualTime(jsonValue: $0) }),
                 t.nanoseconds >= 0, t.seconds <= SystemScenario.maxSeconds
             else {
                 throw fail("blockMain: \"seconds\" must be a time from 0 to \(Int(SystemScenario.maxSeconds)) s")

@@ -122,10 +122,10 @@ struct SystemCaseGenerator {
             case 0:
                 return .policy(
                     .init(
-                        seconds: ["refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0], refreshEarlyExpiryChance: 0))
+                        refreshDelayMaxSecs: 0, processingDelayMaxSecs: 0, refreshEarlyExpiryChance: 0))
             case 1: return .policy(.init(refreshEarlyExpiryChance: 1))
-            case 2: return .policy(.init(seconds: ["watchdogGraceSecs": pick([0, 1, 5])]))
-            case 3: return .policy(.init(seconds: ["processingBudgetSecs": pick([10, 60, 600])]))
+            case 2: return .policy(.init(watchdogGraceSecs: pick([0, 1, 5])))
+            case 3: return .policy(.init(processingBudgetSecs: pick([10, 60, 600])))
             // (Issue 22: one task at a time, the seed's assumption, or two, or no limit again.)
             case 4: return .maxConcurrentTasks(pick([1, 1, 2, nil]))
             // (Issue 23: the app's states on, with their suspension delay and jetsam; the user leaving it.)

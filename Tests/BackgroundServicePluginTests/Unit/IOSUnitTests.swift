@@ -55,10 +55,8 @@ struct IOSUnitTests {
         let os = EmulatedOS(
             clock: virtualClock(), infoPlist: .defaultPlist(bundleIdentifier: "com.example.app"), events: recorder.sink,
             faults: .none, ios: IOSSystem(seed: 0))
-        let knobs: [String: Double] = [
-            "refreshDelayMaxSecs": 0, "processingDelayMaxSecs": 0, "processingBudgetSecs": 10,
-        ]
-        os.ios?.policy = IOSPolicy.defaults.applying(.init(seconds: knobs))
+        let knobs = IOSPolicy.Update(processingBudgetSecs: 10, refreshDelayMaxSecs: 0, processingDelayMaxSecs: 0)
+        os.ios?.policy = IOSPolicy.defaults.applying(knobs)
         var order: [String] = []
         try os.scheduler.register(forTaskWithIdentifier: processingID, kind: .processing) { task in
             order.append("launch \(task.identifier.suffix(10)) \(os.clock.now.decimalSeconds)")
