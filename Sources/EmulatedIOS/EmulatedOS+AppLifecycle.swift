@@ -52,6 +52,7 @@ extension EmulatedOS {
         if app.isRunning, modelsAppStates { return try bringToForeground() }
         guard !app.isRunning else { throw RPCError.invalidState("cannot open the app: it is already running") }
         ios?.forceQuit = false
+        ios?.lastUsedAt = clock.now
         startProcess(cause: .user, identifier: nil)
         return appStatus
     }

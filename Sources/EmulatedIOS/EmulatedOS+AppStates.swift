@@ -41,6 +41,7 @@ extension EmulatedOS {
     private func changeAppState(to state: AppState, identifier: String? = nil) {
         guard let ios else { return }
         let before = ios.life.state
+        if before == .foreground || state == .foreground { ios.lastUsedAt = clock.now }
         ios.life.state = state
         if state == .background, before != .background { ios.life.idleSince = clock.now }
         if state != .suspended { ios.life.jetsamAt = nil }
@@ -59,6 +60,7 @@ extension EmulatedOS {
 
     /// The process ended (no event: `os/appTerminated` says so).
     package func appStateAtTermination() {
+        if modelsAppStates, appState == .foreground { ios?.lastUsedAt = clock.now }
         ios?.life.state = .notRunning
     }
 

@@ -62,6 +62,7 @@ extension EmulatedOS {
         }
         if let running = taskRunningDetail(for: request.identifier) { condition(.taskRunning, running) }
         if let foreground = foregroundDetail(for: request) { condition(.appInForeground, foreground) }
+        if let unused = unusedDetail(for: request) { condition(.appUsage, unused) }
         var at = now
         func wait(_ factor: LaunchFactor, until t: VirtualTime, _ detail: String) {
             guard t > now else { return }
@@ -86,6 +87,7 @@ extension EmulatedOS {
                 "launched \(now.subtracting(last).decimalSeconds) s ago; "
                     + "at least \(IOSPolicy.secondsJSON(ios.policy.minLaunchSpacingSecs)) s between its launches")
         }
+        if let spacing = usageSpacing(for: request) { wait(.appUsage, until: spacing.until, spacing.detail) }
         let affordable = ios.energy.affordableAt(now)
         wait(.energyBudget, until: affordable, "energy budget exhausted until \(clockText(affordable))")
         if now.reachesClockLimit {

@@ -26,6 +26,8 @@ package final class IOSSystem {
     package var eventBound = EmulatedOS.maxEventsPerAdvanceIOS
     /// The app's state under the policy's `appStates` (``AppLife``).
     package var life = AppLife()
+    /// When the user last used the app (`EmulatedOS+Usage.swift`): the start counts as a use.
+    package var lastUsedAt = VirtualTime.zero
 
     package init(seed: UInt64) {
         self.seed = seed

@@ -35,7 +35,7 @@ struct IOSProtocolTests {
         #expect(TerminationReason.allCases.map(\.rawValue) == ["system", "forceQuit", "watchdog", "crash", "jetsam"])
         #expect(LaunchCause.allCases.map(\.rawValue) == ["user", "backgroundTask"])
         #expect(AppPhase.allCases.map(\.rawValue) == ["launching", "running", "notRunning"])
-        #expect(LaunchFactor.allCases.count == 19)
+        #expect(LaunchFactor.allCases.count == 20 && LaunchFactor.allCases.last == .appUsage)
         #expect(AppState.allCases.map(\.rawValue) == ["foreground", "background", "suspended", "notRunning"])
         #expect(RPCError.appNotRunning.rejectReason == .terminated && RPCError.appNotRunning.code == .invokeRejected)
     }

@@ -36,14 +36,19 @@ enum WeekCommand {
           --profile seed|strict   plugin profile and host behaviour (default seed)
           --app-states            switch the policy's appStates on first: the user's openings bring
                                   the app to the foreground, and leaving it sends it to the background
+          --usage                 switch the policy's usageScheduling (and appStates) on first:
+                                  launches depend on use (a score that halves per day unused; refresh
+                                  launches 6 h / score apart, processing a day / score; nothing after
+                                  a week unused)
           --timeout SECONDS       real time the plugin has to answer each request (default 10)
           --json                  print the days, the totals and the events counted as JSON
           --plugin-log-prefix TEXT  what the plugin's stderr lines start with (default "[plugin] ")
           --help                  this text
 
-        The figures are the current default policy's: calibrating it to field reports is
-        still open (issue 23). Exit status: 0 the days were played, 2 the plugin did not
-        start, 3 the plugin failed mid-run (its error on stderr), 64 usage errors.
+        Without --usage the figures are the default policy's, which leaves use out; with
+        it, the model calibrated to field reports (docs/rules.md, ios.usage). Exit status:
+        0 the days were played, 2 the plugin did not start, 3 the plugin failed mid-run (its
+        error on stderr), 64 usage errors.
         """
 
     /// What the command line asks for.
@@ -62,7 +67,7 @@ enum WeekCommand {
         do throws(Arguments.UsageError) {
             let args = try Arguments(
                 arguments, options: ["--plugin", "--days", "--os-seed", "--profile", "--timeout"],
-                flags: ["--help", "--json", "--app-states"])
+                flags: ["--help", "--json", "--app-states", "--usage"])
             if args.has("--help") {
                 Console.out(usage)
                 return ExitCode.ok
@@ -72,6 +77,8 @@ enum WeekCommand {
             }
             r.scenario.days = try args.int("--days", default: 7, range: 1...60)
             r.scenario.appStates = args.has("--app-states")
+            r.scenario.usage = args.has("--usage")
+            r.scenario.appStates = r.scenario.appStates || r.scenario.usage
             r.seed = try args.uint64("--os-seed") ?? 0
             r.profile = try args.choice("--profile", default: .seed)
             let seconds = try args.double("--timeout", default: 10, range: 0.1...3600)
@@ -127,7 +134,9 @@ enum WeekCommand {
     }
 
     private static func report(_ tally: WeekTally, _ atTheEnd: [(kind: TaskKind, words: String)], _ r: Request) {
-        let states = r.scenario.appStates ? "app states on" : "app states off"
+        let states =
+            (r.scenario.appStates ? "app states on" : "app states off")
+            + (r.scenario.usage ? ", usage scheduling on" : "")
         guard r.json else {
             Console.out(
                 "\(r.scenario.days) simulated days under --os ios, the default policy (OS seed \(r.seed), "
@@ -140,6 +149,7 @@ enum WeekCommand {
             .object([
                 "days": .number(JSONNumber(r.scenario.days)), "osSeed": .string(String(r.seed)),
                 "profile": .string(r.profile.rawValue), "appStates": .bool(r.scenario.appStates),
+                "usageScheduling": .bool(r.scenario.usage),
                 "perDay": .array((0..<r.scenario.days).map { WeekTally.json(tally.figures(day: $0)) }),
                 "totals": WeekTally.json(tally.figures(day: nil)), "events": tally.eventsJSON,
                 "atTheEnd": .object(

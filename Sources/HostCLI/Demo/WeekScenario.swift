@@ -23,6 +23,9 @@ struct WeekScenario {
     var days = 7
     /// Whether the policy's `appStates` is switched on first.
     var appStates = false
+    /// Whether the policy's `usageScheduling` is switched on first (with `appStates`: without
+    /// them a running app cannot be opened again, so the user's openings would not count).
+    var usage = false
 
     /// How long every sync takes: within the 28-second safety timer.
     static let syncSeconds: Double = 20
@@ -37,17 +40,14 @@ struct WeekScenario {
     /// Plays the days on `sim` (a plugin under `--os ios`, started with
     /// `appStartsServiceAtLaunch: config`).
     func play(on sim: SystemSimulation) throws(SystemSimulation.SimulationError) {
-        if appStates {
-            _ = try sim.os(OSSetPolicy.self, Self.appStatesOn)
+        if appStates || usage {
+            var update = IOSPolicy.Update()
+            // Use needs the app's states: without them a running app cannot be opened again.
+            update.appStates = .init(appStates: true)
+            if usage { update.usage = .init(usageScheduling: true) }
+            _ = try sim.os(OSSetPolicy.self, update)
         }
         for _ in 0..<days { try playDay(on: sim) }
-    }
-
-    /// `os/setPolicy {"appStates": true}`.
-    static var appStatesOn: IOSPolicy.Update {
-        var update = IOSPolicy.Update()
-        update.appStates = .init(appStates: true)
-        return update
     }
 
     private func playDay(on sim: SystemSimulation) throws(SystemSimulation.SimulationError) {
@@ -99,7 +99,7 @@ struct WeekScenario {
 
     /// The user leaves the app (with app states; without them there is no such move).
     private func leaveApp(on sim: SystemSimulation) throws(SystemSimulation.SimulationError) {
-        guard appStates else { return }
+        guard appStates || usage else { return }
         _ = try sim.os(OSSendToBackground.self, EmptyParams())
     }
 }

@@ -41,6 +41,9 @@ extension IOSPolicy {
         /// The new app-state members (`appStates`, `suspendDelaySecs`, ...), if given: members
         /// of this object on the wire.
         @Flattened public var appStates: AppStatesUpdate
+        /// The new usage members (`usageScheduling`, `usageHalfLifeSecs`, ...), if given:
+        /// members of this object on the wire.
+        @Flattened public var usage: UsageUpdate
 
         /// Creates an update.
         public init(
@@ -50,7 +53,8 @@ extension IOSPolicy {
             processingDelayMinSecs: Double? = nil, processingDelayMaxSecs: Double? = nil,
             minLaunchSpacingSecs: Double? = nil, refreshEarlyExpiryChance: Double? = nil,
             energyBudgetLaunches: Int? = nil, pluginLoadsLate: Bool? = nil, crashOnMisuse: Bool? = nil,
-            multipleScenes: Bool? = nil, maxConcurrentTasks: Int?? = nil, appStates: AppStatesUpdate = .init()
+            multipleScenes: Bool? = nil, maxConcurrentTasks: Int?? = nil, appStates: AppStatesUpdate = .init(),
+            usage: UsageUpdate = .init()
         ) {
             self.refreshBudgetSecs = refreshBudgetSecs
             self.refreshEarlyExpiryMinSecs = refreshEarlyExpiryMinSecs
@@ -69,6 +73,7 @@ extension IOSPolicy {
             self.multipleScenes = multipleScenes
             self.maxConcurrentTasks = maxConcurrentTasks
             self.appStates = appStates
+            self.usage = usage
         }
     }
 
@@ -94,6 +99,7 @@ extension IOSPolicy {
         if let v = update.multipleScenes { p.multipleScenes = v }
         if let v = update.maxConcurrentTasks { p.maxConcurrentTasks = v }
         update.appStates.apply(to: &p)
+        update.usage.apply(to: &p)
         return p
     }
 }

@@ -62,6 +62,21 @@ public struct IOSPolicy: JSONCodable, Codable, Hashable {
     /// With `appStates`: the jetsam comes at a time drawn uniformly, to the millisecond, from the
     /// suspension to this many seconds after it (default 3600). Written only when set.
     @InRangeIfPresent<Seconds> public var jetsamWithinSecs: Double?
+    /// Scheduling driven by use (issue 23; default false): the usage score, the week without
+    /// use, the refresh spacing (`docs/rules.md`, "App usage"). Written only when set.
+    public var usageScheduling: Bool?
+    /// With `usageScheduling`: the usage score halves every this many seconds without use
+    /// (default 86400, a day). Written only when set.
+    @InRangeIfPresent<Seconds> public var usageHalfLifeSecs: Double?
+    /// With `usageScheduling`: an app not used for this long gets no discretionary launch
+    /// (default 604800, a week). Written only when set.
+    @InRangeIfPresent<Seconds> public var usageWindowSecs: Double?
+    /// With `usageScheduling`: a refresh launch comes at least this long, divided by the usage
+    /// score, after the previous launch of its identifier (default 21600, 6 hours). Written only when set.
+    @InRangeIfPresent<Seconds> public var usageRefreshIntervalSecs: Double?
+    /// With `usageScheduling`: a processing launch comes at least this long, divided by the usage
+    /// score, after the previous launch of its identifier (default 86400, a day). Written only when set.
+    @InRangeIfPresent<Seconds> public var usageProcessingIntervalSecs: Double?
 
     /// The suspension delay in effect (`suspendDelaySecs`, else 5).
     public var effectiveSuspendDelaySecs: Double { suspendDelaySecs ?? IOSPolicy.defaultSuspendDelaySecs }

@@ -107,6 +107,10 @@ public enum LaunchFactor: String, JSONStringEnum, Hashable {
     /// The system ended the suspended app to reclaim memory (jetsam): the launch will be a cold
     /// start, a fresh process with the plugin's state at its defaults. Does not delay the launch.
     case coldStart
+    /// App usage (the policy's `usageScheduling`): an app the user has not used within
+    /// `usageWindowSecs` gets no discretionary launch until they open it; otherwise a refresh
+    /// launch waits `usageRefreshIntervalSecs` divided by the usage score after the previous one.
+    case appUsage
 }
 
 /// The device conditions `--os ios` adds to ``Conditions`` (members of `os/setConditions`).
