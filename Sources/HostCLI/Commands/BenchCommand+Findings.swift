@@ -147,7 +147,11 @@ extension BenchCommand {
             HostCLI.diagnose("bench", "the plugin failed: \(error)")
             return error.kind == .didNotStart ? ExitCode.pluginDidNotStart : ExitCode.pluginMisbehaved
         }
-        if r.json { Console.json(FindingPowerBench.json(rows, r)) } else { Console.out(FindingPowerBench.text(rows, r)) }
+        if r.json {
+            Console.json(FindingPowerBench.json(rows, r))
+        } else {
+            Console.out(FindingPowerBench.text(rows, r))
+        }
         return ExitCode.ok
     }
 }
