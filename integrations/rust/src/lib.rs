@@ -21,6 +21,7 @@ mod error;
 mod handle;
 mod host;
 pub mod os;
+pub mod wirelog;
 
 pub use error::{ErrorResponse, PluginInvokeError, SpawnError};
 pub use handle::{PendingCall, PluginHandle};

@@ -8,7 +8,11 @@ use crate::PluginHandle;
 impl PluginHandle {
     /// `os/advanceTime`: moves the plugin's virtual clock by `seconds` (firing its due
     /// timers and, with `autoLaunch` on, launches); returns the plugin's time after.
+    /// Whole seconds are written as integers (`{"seconds":5}`), as the Swift host writes
+    /// them; the plugin reads either.
     pub fn advance_time(&self, seconds: f64) -> Result<f64, PluginInvokeError> {
+        let whole = seconds.fract() == 0.0 && seconds.abs() < 9.0e15;
+        let seconds = if whole { json!(seconds as i64) } else { json!(seconds) };
         let answer = self.request("os/advanceTime", json!({ "seconds": seconds }))?;
         Ok(answer.get("now").and_then(Value::as_f64).unwrap_or(f64::NAN))
     }
