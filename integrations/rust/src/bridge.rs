@@ -1,9 +1,11 @@
-//! The shared state behind a `PluginHandle`: the plugin's stdin, the calls waiting for
-//! an answer, and the reader thread that routes what the plugin writes.
+//! The shared state behind a `PluginHandle`: the queue to the writer thread (the plugin's
+//! stdin), the calls waiting for an answer, and the reader thread that routes what the
+//! plugin writes. No caller ever blocks on a pipe: frames go through a bounded queue, and
+//! every wait for an answer has a timeout.
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout};
-use std::sync::mpsc::SyncSender;
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -37,7 +39,8 @@ pub(crate) struct Calls {
 }
 
 pub(crate) struct Bridge {
-    pub(crate) stdin: Mutex<Option<ChildStdin>>,
+    /// Frames for the writer thread; `None` once the host closed the plugin's stdin.
+    pub(crate) writer: Mutex<Option<SyncSender<String>>>,
     pub(crate) child: Mutex<Child>,
     pub(crate) calls: Mutex<Calls>,
     pub(crate) on_event: Option<EventFn>,
@@ -47,16 +50,36 @@ pub(crate) struct Bridge {
 }
 
 impl Bridge {
-    /// Writes one frame (a compact JSON text and `\n`); the frame callback sees it first,
-    /// under the same lock, so its order is the wire's.
+    /// Most frames queued for the writer thread: a plugin that stops reading its stdin
+    /// fails the next call instead of blocking it.
+    pub(crate) const WRITE_QUEUE: usize = 1024;
+
+    /// Queues one frame (a compact JSON text; the writer thread adds `\n`); the frame
+    /// callback sees it first, under the same lock, so its order is the wire's.
     pub(crate) fn write_frame(&self, text: &str) -> Result<(), String> {
-        let mut stdin = self.stdin.lock().unwrap();
-        let Some(pipe) = stdin.as_mut() else { return Err("its stdin was closed".into()) };
+        let writer = self.writer.lock().unwrap();
+        let Some(queue) = writer.as_ref() else { return Err("its stdin was closed".into()) };
         if let Some(f) = &self.on_frame {
             f(Direction::ToPlugin, text);
         }
-        let written = pipe.write_all(text.as_bytes()).and_then(|_| pipe.write_all(b"\n")).and_then(|_| pipe.flush());
-        written.map_err(|e| format!("writing to its stdin failed ({e}){}", self.exit_note()))
+        match queue.try_send(text.to_string()) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_)) => {
+                Err(format!("it is not reading its stdin ({} frames waiting to be written)", Self::WRITE_QUEUE))
+            }
+            Err(TrySendError::Disconnected(_)) => Err(format!("writing to its stdin failed{}", self.exit_note())),
+        }
+    }
+
+    /// The writer thread: writes queued frames until the queue is dropped or a write fails.
+    pub(crate) fn write_loop(self: Arc<Self>, mut stdin: ChildStdin, frames: Receiver<String>) {
+        for frame in frames {
+            let written =
+                stdin.write_all(frame.as_bytes()).and_then(|_| stdin.write_all(b"\n")).and_then(|_| stdin.flush());
+            if let Err(e) = written {
+                return self.close(format!("writing to its stdin failed ({e}){}", self.exit_note()));
+            }
+        }
     }
 
     /// `" (exit status N)"` when the plugin has exited (waiting up to 200 ms for it).

@@ -2,6 +2,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
+use std::sync::mpsc::sync_channel;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -124,7 +125,7 @@ impl PluginHost {
 impl Drop for PluginHost {
     fn drop(&mut self) {
         let bridge = &self.handle.bridge;
-        bridge.stdin.lock().unwrap().take();
+        bridge.writer.lock().unwrap().take(); // the writer thread ends, closing the plugin's stdin
         let mut child = bridge.child.lock().unwrap();
         if !matches!(child.try_wait(), Ok(Some(_))) {
             let _ = child.kill();
@@ -199,9 +200,10 @@ impl PluginHostBuilder {
         command.stderr(self.stderr.unwrap_or_else(Stdio::inherit));
         let mut child = command.spawn().map_err(|source| SpawnError::Io { path: path.clone(), source })?;
         let pid = child.id();
-        let (stdin, stdout) = (child.stdin.take(), child.stdout.take().expect("piped stdout"));
+        let (stdin, stdout) = (child.stdin.take().expect("piped stdin"), child.stdout.take().expect("piped stdout"));
+        let (queue, frames) = sync_channel(Bridge::WRITE_QUEUE);
         let bridge = Arc::new(Bridge {
-            stdin: Mutex::new(stdin),
+            writer: Mutex::new(Some(queue)),
             child: Mutex::new(child),
             calls: Mutex::new(Calls::default()),
             on_event: self.on_event,
@@ -209,12 +211,15 @@ impl PluginHostBuilder {
             call_timeout: self.call_timeout,
             max_frame_bytes: self.max_frame_bytes,
         });
-        let reader = bridge.clone();
+        let (reader, writer) = (bridge.clone(), bridge.clone());
         let mut host = PluginHost { handle: PluginHandle { bridge }, path, pid, initialize: None };
-        std::thread::Builder::new()
+        let threads = std::thread::Builder::new()
             .name("plugin-reader".into())
             .spawn(move || reader.read_loop(stdout))
-            .map_err(|source| SpawnError::Io { path: host.path.clone(), source })?;
+            .and_then(|_| {
+                std::thread::Builder::new().name("plugin-writer".into()).spawn(move || writer.write_loop(stdin, frames))
+            });
+        threads.map_err(|source| SpawnError::Io { path: host.path.clone(), source })?;
         if self.initialize {
             let params = json!({"capabilities": {"events": true}});
             match host.handle.request("initialize", params) {

@@ -11,10 +11,11 @@
 //!   the callback given to [`PluginHostBuilder::on_event`].
 //! - Virtual time: [`PluginHandle::advance_time`] and the other `os/` controls;
 //!   [`clock::advance_lockstep`] steps the plugin and the host's clock together, and
-//!   with the `tokio` feature [`clock::advance_tokio_lockstep`] moves tokio's paused clock.
+//!   with the `tokio` feature `clock::advance_tokio_lockstep` moves tokio's paused clock.
 //! - Every wait is bounded: calls time out ([`PluginHostBuilder::call_timeout`]), frames
-//!   are capped ([`PluginHostBuilder::max_frame_bytes`]), and a plugin that dies fails
-//!   every pending call with [`PluginInvokeError::UnreachableBridge`].
+//!   are capped ([`PluginHostBuilder::max_frame_bytes`]), writes go through a bounded
+//!   queue to a writer thread (a plugin that stops reading fails the next call), and a
+//!   plugin that dies fails every pending call with [`PluginInvokeError::UnreachableBridge`].
 mod bridge;
 pub mod clock;
 mod error;

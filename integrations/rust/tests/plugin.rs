@@ -160,3 +160,20 @@ fn a_plugin_that_dies_is_unreachable_with_its_exit_status() {
     let text = err.to_string();
     assert!(text.contains("unreachable") && text.contains("3"), "{text}");
 }
+
+#[test]
+fn a_plugin_that_stops_reading_fails_the_call_instead_of_blocking_it() {
+    let host = PluginHost::builder().plugin("/bin/sh").args(["-c", "sleep 30"]).initialize(false).spawn().unwrap();
+    let handle = host.handle();
+    let big = json!({"padding": "x".repeat(1000)});
+    let mut calls = Vec::new();
+    let err = loop {
+        match handle.send("os/setConditions", big.clone()) {
+            Ok(call) => calls.push(call),
+            Err(e) => break e,
+        }
+        assert!(calls.len() < 10_000, "10,000 frames queued and written, yet no error");
+    };
+    assert!(err.to_string().contains("not reading its stdin"), "{err}");
+    drop(host); // kills it: the writer blocked on the full pipe gets EPIPE and ends
+}
