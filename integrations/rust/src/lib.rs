@@ -12,6 +12,8 @@
 //! - Virtual time: [`PluginHandle::advance_time`] and the other `os/` controls;
 //!   [`clock::advance_lockstep`] steps the plugin and the host's clock together, and
 //!   with the `tokio` feature `clock::advance_tokio_lockstep` moves tokio's paused clock.
+//! - [`wirelog`]: a wire log in the Swift host's timeline format, and the normalized
+//!   form in which two hosts' traffic is compared (`examples/demo_day.rs`).
 //! - Every wait is bounded: calls time out ([`PluginHostBuilder::call_timeout`]), frames
 //!   are capped ([`PluginHostBuilder::max_frame_bytes`]), writes go through a bounded
 //!   queue to a writer thread (a plugin that stops reading fails the next call), and a
