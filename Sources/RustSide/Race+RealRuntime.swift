@@ -69,7 +69,8 @@ extension Race {
                 secondFirstProportion: 0.75,
                 source: "issue 13, 2 vCPUs: the listener's waitForCancel goes out from a blocking-pool thread "
                     + "spawned after Start replies, so a run that ends at once writes completeBgTask first about "
-                    + "three times in four (trial count not recorded)")
+                    + "three times in four (trial count not recorded); issue 27's runs agree: 524 of 700 when the "
+                    + "run ends at once, 533 of 700 when initialize fails at once")
         case .pluginVsHostDeadline, .runEndVsApp, .ipcVsMain, .invalidateVsFire:
             nil
         }
