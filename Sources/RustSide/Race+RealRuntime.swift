@@ -71,6 +71,14 @@ extension Race {
                     + "spawned after Start replies, so a run that ends at once writes completeBgTask first about "
                     + "three times in four (trial count not recorded); issue 27's runs agree: 524 of 700 when the "
                     + "run ends at once, 533 of 700 when initialize fails at once")
+        case .handoffVsStop:
+            // tokio blocking/pool.rs 506-514: the freed thread runs the queued closure at once,
+            // before the listener that the answer woke is polled and sends its Stop.
+            RaceMeasurement(
+                firstFirst: 36, secondFirst: 4,
+                source: "issue 27, ../shared/rusthost (D3 resolved, 40 runs): the thread the answer freed runs the "
+                    + "queued waitForCancel closure at once (tokio blocking/pool.rs 506-514), before the woken "
+                    + "listener's Stop writes stopKeepalive")
         case .pluginVsHostDeadline, .runEndVsApp, .ipcVsMain, .invalidateVsFire:
             nil
         }

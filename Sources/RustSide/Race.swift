@@ -45,6 +45,16 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
     /// fires at its deadline (`notRemoved`). One record per off-thread invalidation
     /// (`SystemSimulation+Invalidations.swift`; issue 22).
     case invalidateVsFire = "invalidate-vs-fire"
+    /// A `waitForCancel` closure queued for a blocking-pool thread gets one when an answer frees
+    /// it (tokio `blocking/pool.rs` 506-514: the thread that finishes a task pops the next queued
+    /// one at once, on the same OS thread), while that answer makes a listener `Stop` the run the
+    /// closure listens for: the closure's write and the `Stop` (its cancellation and
+    /// `stopKeepalive`) race. `handoff-first`: `waitForCancel` is written first and
+    /// `stopKeepalive` rejects it (`stopped`); `stop-first`: it is written after, and the run's
+    /// completion decides it. The real runtime took `handoff-first` in 36 of 40 runs ("D3
+    /// resolved", issue 27 item 2). Decided only when the plan has a seed or orders for it
+    /// (``needsPlan``).
+    case handoffVsStop = "handoff-vs-stop"
 
     /// One of the two parties; `.first` is the one named first.
     public enum Side: Sendable, Hashable {
@@ -64,6 +74,18 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
         case .runEndVsApp: ("run-end", "app")
         case .ipcVsMain: ("ipc", "main")
         case .invalidateVsFire: ("invalidate", "fire")
+        case .handoffVsStop: ("handoff", "stop")
+        }
+    }
+
+    /// Races added after traces that meet them were committed: a simulation decides them
+    /// only when its ``RacePlan`` has a seed (a fuzzer's) or orders for them (a trace that
+    /// recorded them); otherwise they are not raced, as before they existed, so that older
+    /// traces replay byte for byte.
+    public var needsPlan: Bool {
+        switch self {
+        case .handoffVsStop: true
+        default: false
         }
     }
 

@@ -90,10 +90,15 @@ extension ServiceManager {
             let thread = await pool.acquire(run: g) {
                 configuration.onEvent(.listenerQueued(generation: g, busy: pool.busyCount))
             }
+            // Handed a freed thread: it runs at once, racing the Stop that answer may cause.
+            let handedOff = handedOff.withLock { $0.contains(g) }
+            if handedOff { await races?.arrive(.handoffVsStop, .first, run: g) }
             await races?.arrive(.listenerVsCompletion, .first, run: g)
             let pending = bridge.send(WaitForCancel.name, params: nil, run: g, poolThread: thread)
             job.written(pending.request)
+            self.handedOff.withLock { _ = $0.remove(g) }
             races?.passed(.listenerVsCompletion, .first, run: g)
+            if handedOff { races?.passed(.handoffVsStop, .first, run: g) }
             await blockUntilAnswered(job, generation: g, thread: thread, pending: pending)
         }
         return job
@@ -107,6 +112,7 @@ extension ServiceManager {
         let thread = await pool.acquire(run: g) { onEvent(.listenerQueued(generation: g, busy: pool.busyCount)) }
         let pending = bridge.send(WaitForCancel.name, params: nil, run: g, poolThread: thread)
         job.written(pending.request)
+        handedOff.withLock { _ = $0.remove(g) }
         configuration.races?.passed(.listenerVsCompletion, .first, run: g)
         Task(executorPreference: executor) { [self] in
             await blockUntilAnswered(job, generation: g, thread: thread, pending: pending)
@@ -118,7 +124,7 @@ extension ServiceManager {
         _ job: WaitJob, generation g: UInt64, thread: Int, pending: TauriBridge.Pending
     ) async {
         let result = await pending.answer.value()
-        pool.release(thread)
+        if let next = pool.release(thread) { handedOff.withLock { _ = $0.insert(next) } }
         if job.finish(result) {
             configuration.onEvent(.abandonedWaitAnswered(generation: g, outcome: Self.describe(result)))
         }
