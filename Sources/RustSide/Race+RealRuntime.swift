@@ -79,6 +79,14 @@ extension Race {
                 source: "issue 27, ../shared/rusthost (D3 resolved, 40 runs): the thread the answer freed runs the "
                     + "queued waitForCancel closure at once (tokio blocking/pool.rs 506-514), before the woken "
                     + "listener's Stop writes stopKeepalive")
+        case .timeoutVsAnswer:
+            // lib.rs line 184: Timeout polls the JoinHandle first; whether the pool thread has
+            // completed it when the delay fires is a thread race.
+            RaceMeasurement(
+                firstFirst: 21, secondFirst: 59,
+                source: "issue 27, ../shared/rusthost (D3 timed out, current-thread flavor, 80 runs): listener 2's "
+                    + "rejection reached it before its own timeout in 59; in 21 it timed out too and sent a second "
+                    + "cancelCancelListener (lib.rs 184: timeout polls the handle first, the pool thread races it)")
         case .pluginVsHostDeadline, .runEndVsApp, .ipcVsMain, .invalidateVsFire:
             nil
         }

@@ -55,6 +55,15 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
     /// resolved", issue 27 item 2). Decided only when the plan has a seed or orders for it
     /// (``needsPlan``).
     case handoffVsStop = "handoff-vs-stop"
+    /// A listener's timeout and its `waitForCancel`'s answer at the same instant (lib.rs line
+    /// 184: `timeout(handle)`): tokio's `Timeout` polls the join handle before the delay, but
+    /// whether the pool thread has completed the handle by then is a thread race. Contested
+    /// when the answer has reached the host and its thread has not finished the closure when
+    /// the timeout fires. `answer-first`: the listener takes the answer (a rejection: nothing
+    /// more); `timeout-first`: it times out, calls `cancelCancelListener` and `Stop`. The real
+    /// runtime took `answer-first` in 59 of 80 runs ("D3 timed out", listener 2; issue 27
+    /// item 3). Decided only when the plan has a seed or orders for it (``needsPlan``).
+    case timeoutVsAnswer = "timeout-vs-answer"
 
     /// One of the two parties; `.first` is the one named first.
     public enum Side: Sendable, Hashable {
@@ -75,6 +84,7 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
         case .ipcVsMain: ("ipc", "main")
         case .invalidateVsFire: ("invalidate", "fire")
         case .handoffVsStop: ("handoff", "stop")
+        case .timeoutVsAnswer: ("timeout", "answer")
         }
     }
 
@@ -84,7 +94,7 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
     /// traces replay byte for byte.
     public var needsPlan: Bool {
         switch self {
-        case .handoffVsStop: true
+        case .handoffVsStop, .timeoutVsAnswer: true
         default: false
         }
     }
