@@ -192,8 +192,9 @@ final class SimulationRaces: Sendable {
     }
 
     /// The app's command has returned: every run's end that waited for it goes on.
-    // Departs: only after the app's whole command, and not raced against a newer run's
-    // waitForCancel that command spawned (races pair the two sides of one run).
+    // Departs: only after the app's whole command. (An init failure's late completion then
+    // races the newer run's waitForCancel as Race.listenerVsLateCompletion, when the plan
+    // decides that race.)
     func appCommandDone() {
         let waits = state.withLock { s in
             defer { s.app.removeAll() }

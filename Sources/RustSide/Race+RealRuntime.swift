@@ -87,7 +87,7 @@ extension Race {
                 source: "issue 27, ../shared/rusthost (D3 timed out, current-thread flavor, 80 runs): listener 2's "
                     + "rejection reached it before its own timeout in 59; in 21 it timed out too and sent a second "
                     + "cancelCancelListener (lib.rs 184: timeout polls the handle first, the pool thread races it)")
-        case .pluginVsHostDeadline, .runEndVsApp, .ipcVsMain, .invalidateVsFire:
+        case .pluginVsHostDeadline, .runEndVsApp, .ipcVsMain, .invalidateVsFire, .listenerVsLateCompletion:
             nil
         }
     }

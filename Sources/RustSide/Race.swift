@@ -64,6 +64,15 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
     /// runtime took `answer-first` in 59 of 80 runs ("D3 timed out", listener 2; issue 27
     /// item 3). Decided only when the plan has a seed or orders for it (``needsPlan``).
     case timeoutVsAnswer = "timeout-vs-answer"
+    /// After an `initialize` failure the run's end clears the token first and calls the
+    /// callback after (manager.rs 416-431); a `start` that lands in between (``runEndVsApp``,
+    /// `app-first`) starts a newer run, whose listener's `waitForCancel` and the old run's late
+    /// `completeBgTask(false)` race. `listener-first`: the late completion rejects the newer
+    /// run's invoke (`completed`), which then runs without a listener; `late-completion-first`:
+    /// the invoke stays pending. The real runtime reaches both (issue 27 item 4, with the
+    /// completion's write held); how often was not measured. Decided only when the plan has a
+    /// seed or orders for it (``needsPlan``).
+    case listenerVsLateCompletion = "listener-vs-late-completion"
 
     /// One of the two parties; `.first` is the one named first.
     public enum Side: Sendable, Hashable {
@@ -85,6 +94,7 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
         case .invalidateVsFire: ("invalidate", "fire")
         case .handoffVsStop: ("handoff", "stop")
         case .timeoutVsAnswer: ("timeout", "answer")
+        case .listenerVsLateCompletion: ("listener", "late-completion")
         }
     }
 
@@ -94,7 +104,7 @@ public enum Race: String, Sendable, Hashable, CaseIterable, Comparable {
     /// traces replay byte for byte.
     public var needsPlan: Bool {
         switch self {
-        case .handoffVsStop, .timeoutVsAnswer: true
+        case .handoffVsStop, .timeoutVsAnswer, .listenerVsLateCompletion: true
         default: false
         }
     }

@@ -115,11 +115,14 @@ extension ServiceManager {
             // Handed a freed thread: it runs at once, racing the Stop that answer may cause.
             let handedOff = handedOff.withLock { $0.contains(g) }
             if handedOff { await races?.arrive(.handoffVsStop, .first, run: g) }
+            let late = lateInitFailures.withLock { $0.contains { $0 < g } }
+            if late { await races?.arrive(.listenerVsLateCompletion, .first, run: g) }
             await races?.arrive(.listenerVsCompletion, .first, run: g)
             let pending = bridge.send(WaitForCancel.name, params: nil, run: g, poolThread: thread)
             job.written(pending)
             self.handedOff.withLock { _ = $0.remove(g) }
             races?.passed(.listenerVsCompletion, .first, run: g)
+            if late { races?.passed(.listenerVsLateCompletion, .first, run: g) }
             if handedOff { races?.passed(.handoffVsStop, .first, run: g) }
             await blockUntilAnswered(job, generation: g, thread: thread, pending: pending)
         }

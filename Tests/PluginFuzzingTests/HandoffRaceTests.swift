@@ -53,7 +53,8 @@ struct HandoffRaceTests {
         let c = try resolvedCase()
         let outcome = try await onThread { c.run(plugin: plugin, behaviour: .seed) }
         #expect(!outcome.allRaces.contains { $0.race == .handoffVsStop })
-        #expect(outcome.timeline.flatMap { $0 }.contains { $0.hasSuffix("run 4: cancel listener rejected (completed)") })
+        let lines = outcome.timeline.flatMap { $0 }
+        #expect(lines.contains { $0.hasSuffix("run 4: cancel listener rejected (completed)") })
     }
 
     /// The fuzzer's seeded plans decide it, with the measured weight: stop-first 4 in 40.

@@ -36,7 +36,9 @@ struct TimeoutRaceTests {
         if first == .first {
             // Timeout first (21 of 80 real runs): listener 2 times out too and sends a second
             // cancelCancelListener, then a Stop that finds nothing running.
-            #expect(lines.contains { $0.hasSuffix("run 2: cancel listener timed out after 100 s; its blocking thread stays blocked on waitForCancel #7") })
+            let timedOut =
+                "run 2: cancel listener timed out after 100 s; its blocking thread stays blocked on waitForCancel #7"
+            #expect(lines.contains { $0.hasSuffix(timedOut) })
             #expect(cancels.count == 2)
             #expect(lines.contains { $0.hasSuffix("stop by listener of run 2 (timed out) failed: not running") })
         } else {

@@ -1,5 +1,6 @@
 import HostProtocol
 import HostTestSupport
+import Synchronization
 import Testing
 
 @testable import HostSimulation
@@ -37,6 +38,70 @@ struct RaceCalibrationTests {
             _ = try sim.stop()
             #expect(sim.raceRecords == [RaceRecord(race: .stopVsCompletion, run: 1, first: .second)])
             #expect(sim.rustOutcomes.contains { $0 == ("waitForCancel", "completed") })
+        }
+    }
+
+    /// Issue 27 item 4: run 1's `initialize` fails 5 s in, and the app starts the service in
+    /// the window before run 1's callback (`run-end-vs-app`, `app-first`); run 2's listener and
+    /// run 1's late `completeBgTask(false)` then race. Plays it; returns the simulation.
+    func lateCompletion(_ plan: RacePlan) throws -> SystemSimulation {
+        let starts = Mutex(0)
+        let sim = try makeSimulation(races: plan) {
+            let n = starts.withLock { n in
+                n += 1
+                return n
+            }
+            return n == 1 ? SyncService(initSeconds: 5, initFails: true, runSeconds: 0) : SyncService(runSeconds: 1000)
+        }
+        _ = try sim.start()
+        sim.appCommandAt = sim.now.adding(seconds: 5)
+        try sim.advance(5)
+        sim.appCommandAt = nil
+        try sim.host { _ = try? await $0.start(StartKeepaliveConfig()) }
+        return sim
+    }
+
+    @Test(arguments: [Race.Side.first, .second])
+    func anInitFailuresLateCompletionRacesTheNewerListener(first: Race.Side) async throws {
+        try await onThread {
+            let plan = RacePlan(choices: [.runEndVsApp: [.second], .listenerVsLateCompletion: [first]])
+            let sim = try lateCompletion(plan)
+            defer { sim.closeAndCheckReaped() }
+            #expect(sim.raceRecords.contains(RaceRecord(race: .listenerVsLateCompletion, run: 2, first: first)))
+            let listener2 = sim.serviceEvents.compactMap { e -> String? in
+                if case .listenerFinished(2, let outcome) = e { outcome } else { nil }
+            }
+            let status = try sim.status()
+            #expect(status.generation == 2 && status.isRunning)
+            if first == .first {
+                // As the real runtime can: run 2's waitForCancel goes first and run 1's late
+                // completion rejects it; run 2 runs on without a listener.
+                #expect(listener2 == ["rejected (completed)"], "\(sim.serviceEvents)")
+                #expect(try sim.pluginState().cancelInvokePending == false)
+            } else {
+                // The only order before issue 27: run 2's invoke stays pending.
+                #expect(listener2.isEmpty)
+                #expect(try sim.pluginState().cancelInvokePending == true)
+            }
+            let again = try lateCompletion(RacePlan(frozen: sim.raceRecords))
+            defer { again.closeAndCheckReaped() }
+            #expect(again.raceRecords == sim.raceRecords)
+            // (The plugin's stderr comes on a pipe of its own, in no fixed place among the rest.)
+            func lines(_ s: SystemSimulation) -> [Substring] {
+                TimelineRenderer.text(s.timeline).split(separator: "\n").filter { !$0.contains("plugin stderr") }
+            }
+            #expect(lines(again) == lines(sim))
+        }
+    }
+
+    /// Without an order for it (a plan with neither a seed nor orders for the race) the race
+    /// is not run: the late completion goes first, as before issue 27.
+    @Test func withoutAPlanTheLateCompletionGoesFirst() async throws {
+        try await onThread {
+            let sim = try lateCompletion(RacePlan(choices: [.runEndVsApp: [.second]]))
+            defer { sim.closeAndCheckReaped() }
+            #expect(!sim.raceRecords.contains { $0.race == .listenerVsLateCompletion })
+            #expect(try sim.pluginState().cancelInvokePending == true)
         }
     }
 }
