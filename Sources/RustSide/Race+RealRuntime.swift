@@ -48,8 +48,9 @@ extension Race {
     public static let drawFloor = 0.05
 
     /// The race's orders as measured on the real Rust runtime; nil where nothing was measured
-    /// (`plugin-vs-host-deadline`, `run-end-vs-app`; `ipc-vs-main` and `invalidate-vs-fire`
-    /// are the iOS side's, not the Rust runtime's).
+    /// (`plugin-vs-host-deadline`, `run-end-vs-app`; `listener-vs-late-completion`, whose
+    /// orders were both reached but not counted; `ipc-vs-main` and `invalidate-vs-fire` are
+    /// the iOS side's, not the Rust runtime's).
     public var realRuntime: RaceMeasurement? {
         switch self {
         case .stopVsCompletion:
@@ -97,6 +98,9 @@ extension Race {
     public func realRuntimeStatement(_ side: Side) -> String {
         let head = "\(rawValue) \(order(side)): "
         guard let m = realRuntime else {
+            if self == .listenerVsLateCompletion {
+                return head + "reached on the real runtime (issue 27), how often not measured"
+            }
             if self == .ipcVsMain || self == .invalidateVsFire {
                 return head + "not measured (a race of the iOS side, not of the Rust runtime)"
             }

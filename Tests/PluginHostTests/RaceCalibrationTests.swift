@@ -25,6 +25,13 @@ struct RaceCalibrationTests {
         #expect(share > 0.04 && share < 0.06, "\(share)")
         #expect(secondShare(.listenerVsCompletion, seed: 20_261_124) > 0.73)
         #expect(secondShare(.pluginVsHostDeadline, seed: 20_261_124) < 0.52)
+        // The new races with their measured weights (an even chance where nothing was measured).
+        #expect(secondShare(.handoffVsStop, seed: 7) > 0.08 && secondShare(.handoffVsStop, seed: 7) < 0.12)
+        #expect(secondShare(.timeoutVsAnswer, seed: 7) > 0.71 && secondShare(.timeoutVsAnswer, seed: 7) < 0.76)
+        #expect(
+            Race.listenerVsLateCompletion.realRuntimeStatement(.first)
+                == "listener-vs-late-completion listener-first: reached on the real runtime (issue 27), "
+                + "how often not measured")
     }
 
     /// The rare order is taken when the plan names it, and replays (the timeline is the same).
