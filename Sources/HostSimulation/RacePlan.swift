@@ -31,6 +31,12 @@ public struct RacePlan: Sendable, Hashable {
         self.init(choices: choices, seed: nil)
     }
 
+    /// Whether a simulation with this plan races `race` at all: always, but for a race that
+    /// ``Race/needsPlan``, only with a seed or orders for it.
+    public func decides(_ race: Race) -> Bool {
+        !race.needsPlan || seed != nil || choices[race] != nil
+    }
+
     /// Every race's orders, as traces write them (`{"listener-vs-completion": ["completion-first"]}`).
     public var orders: [String: [String]] {
         Dictionary(uniqueKeysWithValues: choices.map { race, sides in (race.rawValue, sides.map(race.order)) })

@@ -46,6 +46,8 @@ final class SimulationRaces: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Races the plan leaves alone (``RacePlan/decides(_:)``): their sides go at once.
+    private let unraced: Set<Race>
     private let decided: @Sendable (RaceRecord) -> Void
     private let appCommandDue: @Sendable () -> Bool
 
@@ -56,6 +58,7 @@ final class SimulationRaces: Sendable {
         decided: @escaping @Sendable (RaceRecord) -> Void
     ) {
         state = Mutex(State(drawer: RaceDrawer(plan)))
+        unraced = Set(Race.allCases.filter { !plan.decides($0) })
         self.decided = decided
         self.appCommandDue = appCommandDue
     }
@@ -67,6 +70,7 @@ final class SimulationRaces: Sendable {
     func arbiter(process: Int) -> any RaceArbiter { ProcessRaces(races: self, process: process) }
 
     func arrive(_ race: Race, _ side: Race.Side, run: UInt64, process: Int) async {
+        if unraced.contains(race) { return }
         if race == .runEndVsApp {
             guard appCommandDue() else { return }
             await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
@@ -113,7 +117,7 @@ final class SimulationRaces: Sendable {
     }
 
     func passed(_ race: Race, _ side: Race.Side, run: UInt64, process: Int) {
-        guard race != .runEndVsApp else { return }
+        guard race != .runEndVsApp, !unraced.contains(race) else { return }
         let next = state.withLock { s -> CheckedContinuation<Void, Never>? in
             let key = Key(race: race, run: run, process: process)
             var gate = s.gates[key] ?? [:]
@@ -188,8 +192,9 @@ final class SimulationRaces: Sendable {
     }
 
     /// The app's command has returned: every run's end that waited for it goes on.
-    // Departs: only after the app's whole command, and not raced against a newer run's
-    // waitForCancel that command spawned (races pair the two sides of one run).
+    // Departs: only after the app's whole command. (An init failure's late completion then
+    // races the newer run's waitForCancel as Race.listenerVsLateCompletion, when the plan
+    // decides that race.)
     func appCommandDone() {
         let waits = state.withLock { s in
             defer { s.app.removeAll() }

@@ -56,8 +56,10 @@ public final class BlockingPool: Sendable {
         }
     }
 
-    /// The closure on `thread` returned: the thread goes to the oldest queued closure, if any.
-    public func release(_ thread: Int) {
+    /// The closure on `thread` returned: the thread goes to the oldest queued closure, if any
+    /// (returned: the run of the closure it went to).
+    @discardableResult
+    public func release(_ thread: Int) -> UInt64? {
         let next: Waiting? = state.withLock { s in
             guard !s.waiting.isEmpty else {
                 s.busy.removeValue(forKey: thread)
@@ -68,6 +70,7 @@ public final class BlockingPool: Sendable {
             return w
         }
         next?.continuation.resume(returning: thread)
+        return next?.run
     }
 
     /// How many threads are busy.

@@ -98,6 +98,8 @@ extension ServiceManager {
             emit(.stopIgnored(origin, reason: why))
             return
         }
+        let handoff = await raceHandoff()
+        defer { if let g = handoff { configuration.races?.passed(.handoffVsStop, .second, run: g) } }
         guard let current = token else {
             emit(.stopFailed(origin, error: ServiceError.notRunning.description))
             throw ServiceError.notRunning

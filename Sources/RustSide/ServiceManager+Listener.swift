@@ -13,15 +13,36 @@ extension ServiceManager {
     final class WaitJob: Sendable {
         private struct State {
             var request: RequestID?
+            var answer: OneShot<Result<JSONValue, HostError>>?
             var result: Result<JSONValue, HostError>?
             var abandoned = false
+            var racingTimeout = false
         }
         private let state = Mutex(State())
         let joined = OneShot<Result<JSONValue, HostError>>()
 
         var request: RequestID? { state.withLock { $0.request } }
 
-        func written(_ id: RequestID?) { state.withLock { $0.request = id } }
+        /// The invoke written, with the answer its thread waits for.
+        func written(_ pending: TauriBridge.Pending) {
+            state.withLock { s in
+                s.request = pending.request
+                s.answer = pending.answer
+            }
+        }
+
+        /// At the listener's timeout: true (and the race marked) when the answer has reached the
+        /// host but the thread has not finished the closure yet (``Race/timeoutVsAnswer``).
+        func answerInFlight() -> Bool {
+            state.withLock { s in
+                guard s.result == nil, s.answer?.current != nil else { return false }
+                s.racingTimeout = true
+                return true
+            }
+        }
+
+        /// Whether the listener's timeout waits for this closure's answer at the race's gate.
+        var racingTimeout: Bool { state.withLock { $0.racingTimeout } }
 
         /// The closure returned; true when its listener had given up on it.
         func finish(_ result: Result<JSONValue, HostError>) -> Bool {
@@ -74,7 +95,8 @@ extension ServiceManager {
         let clock = configuration.clock
         Task(executorPreference: executor) { [self] in
             let job = armed ?? spawnWaitForCancel(generation: g)
-            let outcome = await Self.wait(for: job, timeoutSeconds: timeoutSeconds, clock: clock)
+            let outcome = await Self.wait(
+                for: job, timeoutSeconds: timeoutSeconds, clock: clock, races: configuration.races, run: g)
             listening.withLock { $0.removeAll { $0 == g } }
             await listenerFinished(generation: g, outcome: outcome)
         }
@@ -90,10 +112,18 @@ extension ServiceManager {
             let thread = await pool.acquire(run: g) {
                 configuration.onEvent(.listenerQueued(generation: g, busy: pool.busyCount))
             }
+            // Handed a freed thread: it runs at once, racing the Stop that answer may cause.
+            let handedOff = handedOff.withLock { $0.contains(g) }
+            if handedOff { await races?.arrive(.handoffVsStop, .first, run: g) }
+            let late = lateInitFailures.withLock { $0.contains { $0 < g } }
+            if late { await races?.arrive(.listenerVsLateCompletion, .first, run: g) }
             await races?.arrive(.listenerVsCompletion, .first, run: g)
             let pending = bridge.send(WaitForCancel.name, params: nil, run: g, poolThread: thread)
-            job.written(pending.request)
+            job.written(pending)
+            self.handedOff.withLock { _ = $0.remove(g) }
             races?.passed(.listenerVsCompletion, .first, run: g)
+            if late { races?.passed(.listenerVsLateCompletion, .first, run: g) }
+            if handedOff { races?.passed(.handoffVsStop, .first, run: g) }
             await blockUntilAnswered(job, generation: g, thread: thread, pending: pending)
         }
         return job
@@ -106,7 +136,8 @@ extension ServiceManager {
         let (onEvent, pool) = (configuration.onEvent, self.pool)
         let thread = await pool.acquire(run: g) { onEvent(.listenerQueued(generation: g, busy: pool.busyCount)) }
         let pending = bridge.send(WaitForCancel.name, params: nil, run: g, poolThread: thread)
-        job.written(pending.request)
+        job.written(pending)
+        handedOff.withLock { _ = $0.remove(g) }
         configuration.races?.passed(.listenerVsCompletion, .first, run: g)
         Task(executorPreference: executor) { [self] in
             await blockUntilAnswered(job, generation: g, thread: thread, pending: pending)
@@ -118,14 +149,19 @@ extension ServiceManager {
         _ job: WaitJob, generation g: UInt64, thread: Int, pending: TauriBridge.Pending
     ) async {
         let result = await pending.answer.value()
-        pool.release(thread)
+        let racing = job.racingTimeout
+        if racing { await configuration.races?.arrive(.timeoutVsAnswer, .second, run: g) }
+        if let next = pool.release(thread) { handedOff.withLock { _ = $0.insert(next) } }
         if job.finish(result) {
             configuration.onEvent(.abandonedWaitAnswered(generation: g, outcome: Self.describe(result)))
         }
+        if racing { configuration.races?.passed(.timeoutVsAnswer, .second, run: g) }
     }
 
     /// `tokio::time::timeout(timeout, handle)`: the answer, or the timeout (whole seconds).
-    private static func wait(for job: WaitJob, timeoutSeconds: UInt64, clock: any HostClock) async -> ListenerOutcome {
+    private static func wait(
+        for job: WaitJob, timeoutSeconds: UInt64, clock: any HostClock, races: (any RaceArbiter)?, run g: UInt64
+    ) async -> ListenerOutcome {
         let first = await withTaskGroup(of: ListenerOutcome?.self) { group in
             group.addTask { await job.joined.valueUnlessCancelled().map { .answered($0) } }
             group.addTask {
@@ -142,6 +178,10 @@ extension ServiceManager {
             return first
         }
         guard case .timedOut? = first else { return first ?? .answered(.failure(.cancelled)) }
+        // The answer came at this instant but its thread has not completed the handle: a race.
+        let racing = races != nil && job.answerInFlight()
+        if racing { await races?.arrive(.timeoutVsAnswer, .first, run: g) }
+        defer { if racing { races?.passed(.timeoutVsAnswer, .first, run: g) } }
         if let result = job.abandon() { return .answered(result) }
         return .timedOut(seconds: timeoutSeconds, request: job.request)
     }

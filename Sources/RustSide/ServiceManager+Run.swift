@@ -66,9 +66,13 @@ extension ServiceManager {
             await finishStrict(generation: g, token: token, callback: callback, failure: failure)
         } else if case .initFailed = end {
             // Init failed: the token and state are cleared first, then the callback (false).
+            lateInitFailures.withLock { _ = $0.insert(g) }
             cleanUp(generation: g, failure: failure, initFailed: true)
             await window(generation: g)
+            let newer = await raceNewerListener(after: g)
             await complete(generation: g, callback: callback, success: false)
+            lateInitFailures.withLock { _ = $0.remove(g) }
+            if let newer { configuration.races?.passed(.listenerVsLateCompletion, .second, run: newer) }
             configuration.races?.passed(.runEndVsApp, .first, run: g)
         } else {
             // The callback fires BEFORE the token is cleared (so that a wait for the

@@ -76,6 +76,12 @@ public actor ServiceManager {
     public nonisolated let pool: BlockingPool
     /// Runs whose cancel listener is still waiting (for the snapshot).
     let listening = Mutex<[UInt64]>([])
+    /// Runs whose queued `waitForCancel` closure has been handed a freed thread and has not
+    /// written yet (``Race/handoffVsStop``).
+    let handedOff = Mutex<Set<UInt64>>([])
+    /// Runs whose `initialize` failed and whose callback has not been called yet
+    /// (``Race/listenerVsLateCompletion``).
+    let lateInitFailures = Mutex<Set<UInt64>>([])
 
     // The Rust actor's state (manager.rs `ServiceState`); `is_running` is `token != nil`.
     var token: CancellationToken?

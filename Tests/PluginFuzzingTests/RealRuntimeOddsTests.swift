@@ -44,6 +44,10 @@ struct RealRuntimeOddsTests {
         #expect(stop.count(.first) == 1400 && stop.count(.second) == 0 && stop.trials == 1400)
         #expect(stop.secondFirstProportion == 0)
         #expect(Race.stopVsCompletion.secondFirstChance > stop.secondFirstProportion)
+        // Drawn with the measured figure, clamped: completion-first at the floor.
+        #expect(Race.stopVsCompletion.secondFirstChance == Race.drawFloor)
+        #expect(Race.listenerVsCompletion.secondFirstChance == 0.75)
+        #expect(Race.drawWeight(1) == 1 - Race.drawFloor && Race.drawWeight(0.3) == 0.3)
         let listener = try #require(Race.listenerVsCompletion.realRuntime)
         #expect(listener.trials == nil && listener.secondFirstProportion == 0.75)
         #expect(Race.runEndVsApp.realRuntime == nil && Race.pluginVsHostDeadline.realRuntime == nil)
