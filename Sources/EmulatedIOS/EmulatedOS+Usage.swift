@@ -18,8 +18,15 @@ import HostProtocol
 /// - **Spacing.** A launch comes at least an interval divided by the score after the previous
 ///   launch of its identifier: `usageRefreshIntervalSecs` (6 h) for refresh,
 ///   `usageProcessingIntervalSecs` (a day) for processing, the score taken when that launch
-///   came (so the wait is fixed once known; a use since then counts as a score of 1).
+///   came (so the wait is fixed once known; a use since then counts as a score of 1). A score
+///   of 0 (a half-life of 0, or one so short that the power underflows) waits the longest
+///   duration the policy has, a year. A processing launch waits at most two days
+///   (``processingPromiseSecs``): Apple promises one "within the next two days" to an app used
+///   within the week, and an app unused for longer gets none anyway (the window).
 extension EmulatedOS {
+    /// The longest a processing launch waits for its spacing: two days, Apple's promise.
+    package static let processingPromiseSecs: Double = 172_800
+
     /// Whether the policy's usage model is on.
     package var schedulesByUsage: Bool { ios?.policy.schedulesByUsage == true }
 
@@ -30,8 +37,8 @@ extension EmulatedOS {
         return max(0, t.subtracting(ios.lastUsedAt).seconds)
     }
 
-    /// The usage score for an idle time: `0.5 ^ (idle / halfLife)` (1 with a half-life of 0
-    /// and no idle time, 0 past it).
+    /// The usage score for an idle time: `0.5 ^ (idle / halfLife)`; 1 with no idle time, 0 with
+    /// a half-life of 0 and some (and when the power underflows).
     package func usageScore(idleSeconds idle: Double) -> Double {
         let halfLife = ios?.policy.effectiveUsageHalfLifeSecs ?? 86_400
         guard idle > 0 else { return 1 }
@@ -59,15 +66,17 @@ extension EmulatedOS {
         let interval =
             request.kind == .refresh
             ? ios.policy.effectiveUsageRefreshIntervalSecs : ios.policy.effectiveUsageProcessingIntervalSecs
-        guard score > 0, let wait = VirtualTime.nanoseconds(fromSeconds: min(interval / score, IOSPolicy.maxSeconds))
-        else { return nil }
+        var seconds = score > 0 ? min(interval / score, IOSPolicy.maxSeconds) : IOSPolicy.maxSeconds
+        if request.kind == .processing { seconds = min(seconds, Self.processingPromiseSecs) }
+        guard let wait = VirtualTime.nanoseconds(fromSeconds: seconds) else { return nil }
         let until = last.adding(nanoseconds: wait)
-        let scoreText = String(format: "%.2f", score)
         let lastUse = used ? "since its last launch" : days(idle(at: last)) + " before it"
+        let capped = request.kind == .processing && seconds == Self.processingPromiseSecs ? " (capped: two days)" : ""
         return (
             until,
-            "usage score \(scoreText) (last used \(lastUse)): \(request.kind.rawValue) launches at least "
-                + "\(hours(interval)) / \(scoreText) apart, the next at \(clockText(until))"
+            "usage score \(String(format: "%.3g", score)) (last used \(lastUse)): \(request.kind.rawValue) launches "
+                + "at least \(hours(interval)) / score = \(hours(seconds))\(capped) apart, "
+                + "the next at \(clockText(until))"
         )
     }
 

@@ -64,6 +64,9 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
         var simulatedSeconds = 0.0
         var findings: [String: Level.Finding] = [:]
         var timings: [String: FindingTiming] = [:]
+        /// When each signature was first seen, shrunk and kept or not (a case can show two
+        /// and the time run out while the first is shrunk).
+        var firstSeen: [String: Double] = [:]
         var failure: PluginFailure?
     }
 
@@ -83,6 +86,10 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
 
     /// When each finding kept was found, and how long shrinking it took, by signature.
     var timings: [String: FindingTiming] { state.withLock { $0.timings } }
+
+    /// When each signature was first seen (from the run's start to the end of the case that
+    /// showed it), kept as a finding or not.
+    var firstSeen: [String: Double] { state.withLock { $0.firstSeen } }
 
     /// The virtual time the cases run so far covered, in seconds.
     var simulatedSeconds: Double { state.withLock { $0.simulatedSeconds } }
@@ -163,6 +170,11 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
             progress.update(cases: totals.0, steps: totals.1, findings: totals.2, states: nil)
             let signatures = level.signatures(outcome)
             guard !signatures.isEmpty else { continue }
+            state.withLock { s in
+                for signature in signatures where s.firstSeen[signature] == nil {
+                    s.firstSeen[signature] = foundAfter
+                }
+            }
             do throws(PluginFailure) {
                 try level.recover(&runner, after: outcome)
                 for signature in signatures where state.withLock({ $0.findings[signature] == nil }) && !stop() {

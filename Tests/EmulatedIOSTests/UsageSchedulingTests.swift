@@ -48,7 +48,7 @@ struct UsageSchedulingTests {
         try os.scheduler.submit(Alone.refreshRequest(at: 60))
         let reason = try #require(Self.usageReason(os))
         #expect(reason.until == Self.seconds(21_600))
-        #expect(reason.detail.hasPrefix("usage score 1.00"))
+        #expect(reason.detail.hasPrefix("usage score 1 (last used 0.0 days before it)"))
         os.advance(to: Self.seconds(21_599))
         #expect(apps()[0].launches.count == 1)
         os.advance(to: Self.seconds(21_600))
@@ -61,7 +61,10 @@ struct UsageSchedulingTests {
         try os.scheduler.submit(Alone.refreshRequest(at: 86_460))
         let reason = try #require(Self.usageReason(os))
         #expect(reason.until == Self.seconds(86_400 + 43_200))
-        #expect(reason.detail.hasPrefix("usage score 0.50 (last used 1.0 days before it)"))
+        #expect(
+            reason.detail.hasPrefix(
+                "usage score 0.5 (last used 1.0 days before it): refresh launches at least 6.0 h / score = 12.0 h apart"
+            ))
     }
 
     @Test func aWeekUnusedLaunchesNothingUntilTheUserOpensTheApp() throws {
@@ -79,5 +82,81 @@ struct UsageSchedulingTests {
         #expect(Self.usageReason(os) == nil)
         os.advance(to: Self.seconds(9 * 86_400 + 1))
         #expect(apps().last?.launches == [Self.seconds(9 * 86_400)])
+    }
+
+    @Test func aHalfLifeOfZeroWaitsAYearNotNothing() throws {
+        let (os, _) = try Self.makeOS(usage: true)
+        var update = IOSPolicy.Update()
+        update.usage = .init(usageHalfLifeSecs: 0)
+        _ = try os.setPolicy(update)
+        try Self.launch(os, at: 60)
+        try os.scheduler.submit(Alone.refreshRequest(at: 120))
+        let reason = try #require(Self.usageReason(os))
+        #expect(reason.until == Self.seconds(60 + IOSPolicy.maxSeconds))
+        #expect(reason.detail.hasPrefix("usage score 0 "))
+    }
+
+    @Test func aProcessingLaunchWaitsAtMostTwoDays() throws {
+        let (os, _) = try Self.makeOS(usage: true)
+        let request = BGProcessingTaskRequest(identifier: "com.example.app.bg-processing")
+        // The previous launch came two days after the last use: score 0.25, a day / 0.25 = 4 days.
+        os.ios?.lastLaunch[request.identifier] = Self.seconds(2 * 86_400)
+        let spacing = try #require(os.usageSpacing(for: request))
+        #expect(spacing.until == Self.seconds(4 * 86_400))
+        #expect(spacing.detail.contains("(capped: two days)"))
+        os.ios?.lastLaunch[request.identifier] = Self.seconds(3600)
+        #expect(os.usageSpacing(for: request)?.until.seconds ?? 0 > 86_400)
+    }
+
+    @Test func aUseSinceTheLastLaunchCountsAsFullUse() throws {
+        let (os, _) = try Self.makeOS(usage: true)
+        try Self.launch(os, at: 86_400)
+        os.advance(to: Self.seconds(90_000))
+        os.terminateApp(reason: .system)
+        _ = try os.openApp()
+        try os.scheduler.submit(Alone.refreshRequest(at: 90_060))
+        #expect(Self.usageReason(os)?.until == Self.seconds(86_400 + 21_600))
+    }
+
+    @Test func withAppStatesTheForegroundIsUseUntilTheUserLeaves() throws {
+        let (os, _) = try Self.makeOS(usage: true)
+        var update = IOSPolicy.Update()
+        update.appStates = .init(appStates: true, jetsamChance: 0)
+        _ = try os.setPolicy(update)
+        os.advance(to: Self.seconds(1000))
+        _ = try os.openApp()
+        os.advance(to: Self.seconds(5000))
+        #expect(os.appState == .foreground && os.idleSeconds(at: Self.seconds(5000)) == 0)
+        _ = try os.sendToBackground()
+        #expect(os.ios?.lastUsedAt == Self.seconds(5000))
+        #expect(os.idleSeconds(at: Self.seconds(5100)) == 100)
+    }
+
+    @Test("the usage members: ranges, errors in member order, written only when set")
+    func policyMembers() throws {
+        func error(_ text: String) -> String? {
+            guard let json = try? JSONParser.parse(Array(text.utf8)) else { return "not JSON" }
+            do {
+                _ = try IOSPolicy.Update(json: json)
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(
+            error(#"{"usageHalfLifeSecs":-1,"appStates":1}"#)
+                == #""appStates" must be a boolean, got number"#)
+        #expect(
+            error(#"{"usageWindowSecs":-1}"#)
+                == #""usageWindowSecs" must be a number of seconds from 0 to 31536000, got -1"#)
+        #expect(error(#"{"usageScheduling":"yes"}"#) == #""usageScheduling" must be a boolean, got string"#)
+        var update = IOSPolicy.Update()
+        update.usage = .init(
+            usageScheduling: true, usageHalfLifeSecs: 3600, usageWindowSecs: 0, usageRefreshIntervalSecs: 60,
+            usageProcessingIntervalSecs: 0.5)
+        #expect(try IOSPolicy.Update(json: update.json) == update)
+        let policy = IOSPolicy.defaults.applying(update)
+        #expect(try IOSPolicy(json: policy.json) == policy && policy.schedulesByUsage)
+        #expect(IOSPolicy.defaults.json.objectValue?.keys.contains { $0.hasPrefix("usage") } == false)
     }
 }

@@ -13,6 +13,7 @@ struct FindingPowerBenchTests {
         #expect(r.status == 0, "\(r.stderr)")
         let report = try JSONParser.parse(Array(r.stdout.utf8))
         #expect(report["seeds"]?.int64Value == 1 && report["plugin"]?.stringValue == "builtin")
+        #expect(report["failures"]?.arrayValue?.isEmpty == true)
         let findings = try #require(report["findings"]?.arrayValue)
         // D5 is found in the first case of any seed (docs/findings.md: 2 steps).
         #expect(findings.contains { $0["signature"]?.stringValue?.hasPrefix("D5") == true })
@@ -22,6 +23,20 @@ struct FindingPowerBenchTests {
             }
         }
         #expect(r.stderr.contains("bench --findings: --os ios --dispatch tauri, seed 1 of 1"))
+        // With one seed the median is the seed's time, or null (longer than the cap) for a miss.
+        for finding in findings where finding["found"]?.int64Value == 0 {
+            #expect(finding["medianSeconds"] == .null && finding["worstSeconds"] == .null)
+        }
+    }
+
+    @Test func aMissCountsAsLongerThanTheCap() async throws {
+        let r = try await runHost(["bench", "--findings", "--seeds", "1", "--finding-seconds", "0.2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = r.stdout.split(separator: "\n").dropFirst(2)
+        #expect(!rows.isEmpty)
+        for row in rows {
+            #expect(row.contains("1/1") || row.contains("0/1    >   0.2 s  >   0.2 s"), "\(row)")
+        }
     }
 
     @Test(arguments: [["--seeds", "0"], ["--finding-seconds", "0"], ["--seeds", "x"]])

@@ -6,11 +6,15 @@ import PluginHost
 /// `plugin-host bench --findings`: the fuzzer's finding power (issue 25). For each
 /// configuration (`--os manual` and `--os ios`, `--dispatch serial` and `tauri`, the seed
 /// plugin and the seed Rust side, one job) and each of `--seeds` run seeds, the system-level
-/// fuzzer runs for `--finding-seconds`; each finding's time to first finding is when the
-/// first case that showed it ended, from the run's start (shrinking earlier findings
-/// included: it is what a user waiting for the report sees). Per finding: in how many
-/// seeds it was found, the median and the worst time (the worst is "over S" when a seed
-/// missed it).
+/// fuzzer runs for `--finding-seconds`; a finding's time to first finding is when the first
+/// case that showed it ended, from the run's start (shrinking earlier findings included: it
+/// is what a user waiting for the report sees), whether it was shrunk and kept or not. Per
+/// finding: in how many seeds it was found, the median over every seed (a seed that missed it
+/// counts as longer than the cap, so a finding found in fewer than half the seeds has a
+/// median "> S") and the worst. A finding seen in a configuration is listed in it and in
+/// every configuration that contains it (`--os ios` the `--os manual` host, `--dispatch tauri`
+/// the serial orders), `0/N` where no seed found it. A plugin that fails in one seed's run
+/// is counted and reported; the others go on.
 enum FindingPowerBench {
     /// One configuration of the system-level fuzzer.
     struct Configuration: Hashable {
@@ -31,13 +35,20 @@ enum FindingPowerBench {
         var seeds: Int
         var cap: Double
 
-        /// The median of the seeds that found it (the mean of the middle two for an even count).
-        var median: Double {
-            let t = times.sorted()
-            return t.count % 2 == 1 ? t[t.count / 2] : (t[t.count / 2 - 1] + t[t.count / 2]) / 2
+        /// The median over every seed, a miss counting as longer than the cap; nil when it is one.
+        var median: Double? {
+            let all = times.sorted() + Array(repeating: Double.infinity, count: seeds - times.count)
+            let m = all.count % 2 == 1 ? all[all.count / 2] : (all[all.count / 2 - 1] + all[all.count / 2]) / 2
+            return m.isFinite ? m : nil
         }
         /// The worst seed's time, nil when a seed missed it (worse than the cap).
         var worst: Double? { times.count == seeds ? times.max() : nil }
+    }
+
+    /// What a run measured: the rows, and the seeds whose plugin failed (by configuration).
+    struct Measurement {
+        var rows: [Row] = []
+        var failures: [String] = []
     }
 
     /// What the command line asks for.
@@ -49,10 +60,10 @@ enum FindingPowerBench {
     }
 
     /// Runs every configuration and seed; progress on stderr.
-    static func measure(_ r: Request) throws(PluginFailure) -> [Row] {
-        var rows: [Row] = []
+    static func measure(_ r: Request) -> Measurement {
+        var found: [Configuration: [String: [Double]]] = [:]
+        var m = Measurement()
         for c in Configuration.all {
-            var times: [String: [Double]] = [:]
             for seed in 1...r.seeds {
                 let fuzzer = SystemFuzzer(
                     configuration: .init(
@@ -60,17 +71,32 @@ enum FindingPowerBench {
                         behaviour: .seed, seed: UInt64(seed), runs: nil, seconds: r.seconds, maxSteps: 30, jobs: 1,
                         os: c.os, dispatch: c.dispatch),
                     progress: FuzzProgress(quiet: true))
-                _ = try fuzzer.run()
-                for (signature, timing) in fuzzer.timings { times[signature, default: []].append(timing.foundAfter) }
+                var failed = ""
+                do throws(PluginFailure) { _ = try fuzzer.run() } catch {
+                    failed = " (the plugin failed: \(error); the findings before it are kept)"
+                    m.failures.append("\(c.label), seed \(seed): \(error)")
+                }
+                for (signature, after) in fuzzer.firstSeen {
+                    found[c, default: [:]][signature, default: []].append(after)
+                }
                 Console.err(
-                    "bench --findings: \(c.label), seed \(seed) of \(r.seeds): \(fuzzer.timings.count) findings, "
-                        + "\(fuzzer.totals.steps) steps")
-            }
-            rows += times.keys.sorted().map {
-                Row(configuration: c, signature: $0, times: times[$0]!, seeds: r.seeds, cap: r.seconds)
+                    "bench --findings: \(c.label), seed \(seed) of \(r.seeds): \(fuzzer.firstSeen.count) findings, "
+                        + "\(fuzzer.totals.steps) steps\(failed)")
             }
         }
-        return rows
+        for c in Configuration.all {
+            // What applies here: what was found here or in a configuration this one contains
+            // (`--os ios` runs `--os manual`'s host; `tauri` can take `serial`'s orders).
+            let within = Configuration.all.filter {
+                ($0.os == c.os || $0.os == .manual) && ($0.dispatch == c.dispatch || $0.dispatch == .serial)
+            }
+            let applies = Set(within.flatMap { found[$0]?.keys.map { $0 } ?? [] })
+            for signature in applies.sorted() {
+                let times = found[c]?[signature] ?? []
+                m.rows.append(Row(configuration: c, signature: signature, times: times, seeds: r.seeds, cap: r.seconds))
+            }
+        }
+        return m
     }
 
     /// The plugin's arguments for a configuration, as `plugin-host fuzz --level system` gives them.
@@ -80,34 +106,40 @@ enum FindingPowerBench {
     }
 
     /// The table, a row per finding and configuration.
-    static func text(_ rows: [Row], _ r: Request) -> String {
+    static func text(_ m: Measurement, _ r: Request) -> String {
+        let width = max(String("\(r.seeds)/\(r.seeds)").count + 2, 7)
         var lines = [
             "time to first finding, system level, seed plugin and Rust side, 1 job, \(r.seeds) seeds, "
-                + "\(r.seconds) s each (\(r.plugin == PluginLocator.builtin ? "built-in engine" : r.plugin))",
-            "configuration                   found  median    worst     finding",
+                + "\(r.seconds) s each (\(r.plugin == PluginLocator.builtin ? "built-in engine" : r.plugin)); "
+                + "a seed that missed a finding counts as longer than \(r.seconds) s",
+            "configuration                   " + "found".padding(toLength: width, withPad: " ", startingAt: 0)
+                + "median     worst      finding",
         ]
-        for row in rows {
-            let worst = row.worst.map { String(format: "%7.2f s", $0) } ?? String(format: "> %5.1f s", row.cap)
+        func seconds(_ t: Double?) -> String {
+            t.map { String(format: "%7.2f s  ", $0) } ?? String(format: "> %5.1f s  ", r.seconds)
+        }
+        for row in m.rows {
             lines.append(
                 row.configuration.label.padding(toLength: 32, withPad: " ", startingAt: 0)
-                    + "\(row.times.count)/\(row.seeds)".padding(toLength: 7, withPad: " ", startingAt: 0)
-                    + String(format: "%6.2f s  ", row.median) + worst + "  " + row.signature)
+                    + "\(row.times.count)/\(row.seeds)".padding(toLength: width, withPad: " ", startingAt: 0)
+                    + seconds(row.median) + seconds(row.worst) + row.signature)
         }
+        lines += m.failures.map { "the plugin failed: \($0)" }
         return lines.joined(separator: "\n")
     }
 
-    /// The table as JSON.
-    static func json(_ rows: [Row], _ r: Request) -> JSONValue {
+    /// The table as JSON (`medianSeconds` and `worstSeconds` null past the cap).
+    static func json(_ m: Measurement, _ r: Request) -> JSONValue {
         .object([
             "seeds": .number(JSONNumber(r.seeds)), "secondsPerRun": .number(JSONNumber(r.seconds)),
-            "plugin": .string(r.plugin),
+            "plugin": .string(r.plugin), "failures": .array(m.failures.map { .string($0) }),
             "findings": .array(
-                rows.map { row in
+                m.rows.map { row in
                     .object([
                         "os": .string(row.configuration.os.rawValue),
                         "dispatch": .string(row.configuration.dispatch.rawValue),
                         "signature": .string(row.signature), "found": .number(JSONNumber(row.times.count)),
-                        "medianSeconds": .number(JSONNumber(row.median)),
+                        "medianSeconds": row.median.map { .number(JSONNumber($0)) } ?? .null,
                         "worstSeconds": row.worst.map { .number(JSONNumber($0)) } ?? .null,
                     ])
                 }),
@@ -140,17 +172,16 @@ extension BenchCommand {
         } catch {
             return HostCLI.usageError(error.description, usage: usage)
         }
-        let rows: [FindingPowerBench.Row]
-        do throws(PluginFailure) {
-            rows = try FindingPowerBench.measure(r)
-        } catch {
-            HostCLI.diagnose("bench", "the plugin failed: \(error)")
-            return error.kind == .didNotStart ? ExitCode.pluginDidNotStart : ExitCode.pluginMisbehaved
-        }
+        let measured = FindingPowerBench.measure(r)
         if r.json {
-            Console.json(FindingPowerBench.json(rows, r))
+            Console.json(FindingPowerBench.json(measured, r))
         } else {
-            Console.out(FindingPowerBench.text(rows, r))
+            Console.out(FindingPowerBench.text(measured, r))
+        }
+        if !measured.failures.isEmpty {
+            HostCLI.diagnose(
+                "bench", "the plugin failed in \(measured.failures.count) run(s): see the table's last lines")
+            return ExitCode.pluginMisbehaved
         }
         return ExitCode.ok
     }

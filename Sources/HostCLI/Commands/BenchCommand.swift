@@ -63,10 +63,12 @@ enum BenchCommand {
         --findings measures the fuzzer's finding power instead: for each of --os manual
         and ios, --dispatch serial and tauri (seed plugin, seed Rust side, one job), the
         system-level fuzzer runs --seeds seeds (default 10; seeds 1 to N) for
-        --finding-seconds each (default 10); per finding, in how many seeds it was found,
-        the median and the worst time to first finding (from the run's start to the end of
-        the first case that showed it; "> S" when a seed missed it). Options: --plugin
-        (default builtin), --seeds, --finding-seconds, --json. It takes 4 x seeds x S seconds.
+        --finding-seconds each (default 10); per finding seen in any run, in how many seeds
+        it was found, the median over all seeds and the worst time to first finding (from
+        the run's start to the end of the first case that showed it; a seed that missed it
+        counts as longer than the cap: "> S"). Options: --plugin (default builtin), --seeds,
+        --finding-seconds, --json. It takes 4 x seeds x S seconds; exit 3 when the plugin
+        failed in a run (the other runs still count).
 
         exit status: 0 measured; 1 the C floor or a setting is missing; 2 the plugin did not
         start (its stderr is shown); 3 the plugin broke the transport (a reply that is not the

@@ -137,9 +137,13 @@ enum WeekCommand {
         let states =
             (r.scenario.appStates ? "app states on" : "app states off")
             + (r.scenario.usage ? ", usage scheduling on" : "")
+        let policy =
+            r.scenario.usage
+            ? "the default policy with appStates and usageScheduling on"
+            : r.scenario.appStates ? "the default policy with appStates on" : "the default policy"
         guard r.json else {
             Console.out(
-                "\(r.scenario.days) simulated days under --os ios, the default policy (OS seed \(r.seed), "
+                "\(r.scenario.days) simulated days under --os ios, \(policy) (OS seed \(r.seed), "
                     + "profile \(r.profile.rawValue), \(states)); gaps in hours and minutes\n" + tally.text + "\n"
                     + atTheEnd.map { "at the end, the \($0.kind.rawValue) request: \($0.words)" }.joined(
                         separator: "\n"))

@@ -70,9 +70,9 @@ extension DoubleRange {
     public static var sample: Double { bounds.lowerBound }
 }
 
-/// A range of integers: any value that is not an integer within ``bounds`` (a string, 2.5,
+/// A range of signed integers: any value that is not an integer within ``bounds`` (a string, 2.5,
 /// 1e20) names the range and what was found, the number's literal as written.
-public protocol IntegerRange: NumberRange where Number: FixedWidthInteger {
+public protocol IntegerRange: NumberRange where Number: FixedWidthInteger & SignedInteger {
     /// The values accepted.
     static var bounds: ClosedRange<Number> { get }
 }
@@ -89,8 +89,10 @@ extension IntegerRange {
         return .success(n)
     }
 
-    /// The number.
-    public static func json(_ number: Number) -> JSONValue { .number(JSONNumber(Int64(number))) }
+    /// The number (one beyond `Int64`, which no reading accepts, as the nearest `Double`).
+    public static func json(_ number: Number) -> JSONValue {
+        Int64(exactly: number).map { .number(JSONNumber($0)) } ?? .number(JSONNumber(Double(number)))
+    }
 
     /// `{"type": "integer", "minimum": …, "maximum": …}`.
     public static var schema: JSONValue {

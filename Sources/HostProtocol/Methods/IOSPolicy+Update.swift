@@ -4,7 +4,7 @@ extension IOSPolicy {
     /// told about the first): the durations (budgets from one tick, 0.000000001, the others
     /// from 0, all to a year, 31536000), the chance (0 to 1), the energy budget (an integer
     /// from 1 to 100,000), the booleans, `maxConcurrentTasks` (an integer from 1 to 100, or
-    /// null: no limit), then the app-state members.
+    /// null: no limit), then the app-state members, then the usage members.
     public struct Update: JSONCodable, Codable, Hashable {
         /// The new `refreshBudgetSecs`, if given.
         @InRangeIfPresent<BudgetSeconds> public var refreshBudgetSecs: Double?

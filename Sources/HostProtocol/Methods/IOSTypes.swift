@@ -108,8 +108,9 @@ public enum LaunchFactor: String, JSONStringEnum, Hashable {
     /// start, a fresh process with the plugin's state at its defaults. Does not delay the launch.
     case coldStart
     /// App usage (the policy's `usageScheduling`): an app the user has not used within
-    /// `usageWindowSecs` gets no discretionary launch until they open it; otherwise a refresh
-    /// launch waits `usageRefreshIntervalSecs` divided by the usage score after the previous one.
+    /// `usageWindowSecs` gets no discretionary launch until they open it; otherwise a launch
+    /// waits `usageRefreshIntervalSecs` (refresh) or `usageProcessingIntervalSecs` (processing,
+    /// at most two days) divided by the usage score after the previous one of its identifier.
     case appUsage
 }
 

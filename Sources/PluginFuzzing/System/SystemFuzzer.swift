@@ -93,6 +93,10 @@ public final class SystemFuzzer: Sendable {
     /// When each finding was found and how long shrinking it took, by signature.
     public var timings: [String: FindingTiming] { loop.timings }
 
+    /// When each signature was first seen, shrunk and kept as a finding or not, in wall
+    /// seconds from the run's start.
+    public var firstSeen: [String: Double] { loop.firstSeen }
+
     /// The virtual time the cases played so far covered, in seconds.
     public var simulatedSeconds: Double { loop.simulatedSeconds }
 
