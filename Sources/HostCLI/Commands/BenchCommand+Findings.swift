@@ -57,6 +57,8 @@ enum FindingPowerBench {
         var seeds = 10
         var seconds = 10.0
         var json = false
+        /// `--swarm`: the fuzzer's swarm testing.
+        var swarm = false
     }
 
     /// Runs every configuration and seed; progress on stderr.
@@ -65,12 +67,12 @@ enum FindingPowerBench {
         var m = Measurement()
         for c in Configuration.all {
             for seed in 1...r.seeds {
-                let fuzzer = SystemFuzzer(
-                    configuration: .init(
-                        plugin: PluginLocator.launcher(r.plugin, arguments: arguments(c, seed: UInt64(seed))),
-                        behaviour: .seed, seed: UInt64(seed), runs: nil, seconds: r.seconds, maxSteps: 30, jobs: 1,
-                        os: c.os, dispatch: c.dispatch),
-                    progress: FuzzProgress(quiet: true))
+                var configuration = SystemFuzzer.Configuration(
+                    plugin: PluginLocator.launcher(r.plugin, arguments: arguments(c, seed: UInt64(seed))),
+                    behaviour: .seed, seed: UInt64(seed), runs: nil, seconds: r.seconds, maxSteps: 30, jobs: 1,
+                    os: c.os, dispatch: c.dispatch)
+                configuration.swarm = r.swarm
+                let fuzzer = SystemFuzzer(configuration: configuration, progress: FuzzProgress(quiet: true))
                 var failed = ""
                 do throws(PluginFailure) { _ = try fuzzer.run() } catch {
                     failed = " (the plugin failed: \(error); the findings before it are kept)"
@@ -109,7 +111,8 @@ enum FindingPowerBench {
     static func text(_ m: Measurement, _ r: Request) -> String {
         let width = max(String("\(r.seeds)/\(r.seeds)").count + 2, 7)
         var lines = [
-            "time to first finding, system level, seed plugin and Rust side, 1 job, \(r.seeds) seeds, "
+            "time to first finding, system level\(r.swarm ? " (swarm)" : ""), seed plugin and Rust side, 1 job, "
+                + "\(r.seeds) seeds, "
                 + "\(r.seconds) s each (\(r.plugin == PluginLocator.builtin ? "built-in engine" : r.plugin)); "
                 + "a seed that missed a finding counts as longer than \(r.seconds) s",
             "configuration                   " + "found".padding(toLength: width, withPad: " ", startingAt: 0)
@@ -132,7 +135,7 @@ enum FindingPowerBench {
     static func json(_ m: Measurement, _ r: Request) -> JSONValue {
         .object([
             "seeds": .number(JSONNumber(r.seeds)), "secondsPerRun": .number(JSONNumber(r.seconds)),
-            "plugin": .string(r.plugin), "failures": .array(m.failures.map { .string($0) }),
+            "plugin": .string(r.plugin), "swarm": .bool(r.swarm), "failures": .array(m.failures.map { .string($0) }),
             "findings": .array(
                 m.rows.map { row in
                     .object([
@@ -154,7 +157,7 @@ extension BenchCommand {
         do throws(Arguments.UsageError) {
             let args = try Arguments(
                 arguments, options: ["--plugin", "--seeds", "--finding-seconds"],
-                flags: ["--help", "--findings", "--json"])
+                flags: ["--help", "--findings", "--json", "--swarm"])
             if args.has("--help") {
                 Console.out(usage)
                 return ExitCode.ok
@@ -165,6 +168,7 @@ extension BenchCommand {
             r.seeds = try args.int("--seeds", default: r.seeds, range: 1...1000)
             r.seconds = try args.double("--finding-seconds", default: r.seconds, range: 0.1...3600)
             r.json = args.has("--json")
+            r.swarm = args.has("--swarm")
             r.plugin = PluginLocator.resolve(args.value("--plugin") ?? PluginLocator.builtin)
             guard PluginLocator.isAvailable(r.plugin) else {
                 return HostCLI.pluginMissing("bench", path: r.plugin, explicit: true, usage: usage)
@@ -172,6 +176,7 @@ extension BenchCommand {
         } catch {
             return HostCLI.usageError(error.description, usage: usage)
         }
+        if let checked = HostCLI.stopAfterCheckingArguments("bench") { return checked }
         let measured = FindingPowerBench.measure(r)
         if r.json {
             Console.json(FindingPowerBench.json(measured, r))

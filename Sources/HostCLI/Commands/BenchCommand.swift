@@ -67,8 +67,9 @@ enum BenchCommand {
         it was found, the median over all seeds and the worst time to first finding (from
         the run's start to the end of the first case that showed it; a seed that missed it
         counts as longer than the cap: "> S"). Options: --plugin (default builtin), --seeds,
-        --finding-seconds, --json. It takes 4 x seeds x S seconds; exit 3 when the plugin
-        failed in a run (the other runs still count).
+        --finding-seconds, --swarm (the fuzzer's swarm testing), --json. It takes
+        4 x seeds x S seconds; exit 3 when the plugin failed in a run (the other runs still
+        count).
 
         exit status: 0 measured; 1 the C floor or a setting is missing; 2 the plugin did not
         start (its stderr is shown); 3 the plugin broke the transport (a reply that is not the

@@ -34,6 +34,9 @@ enum FuzzCommand {
           --timeout S            how long one case's replies (plugin level, default 30) or one call's
                                  answer (system level, default 10) may take before the plugin counts as hung
           --depth N              most steps per case (default 30); with --exhaustive, the depth (default 4)
+          --swarm                system level: swarm testing, each case leaves out a random part of the
+                                 action alphabet (docs/fuzzing.md, "Swarm testing"); the same --seed with
+                                 and without it gives other cases
           --exhaustive           every sequence up to --depth over a small alphabet (plugin level; no
                                  --seed, --runs, --time or --jobs)
           --os manual|ios        system level: the emulated OS told what to do (default), or acting on its
@@ -62,6 +65,8 @@ enum FuzzCommand {
         var seconds = 10.0
         var depth = 30
         var exhaustive = false
+        /// `--swarm` (system level).
+        var swarm = false
         var jobs = 1
         var out = "fuzz-out"
         var pluginArguments: [String] = []
@@ -84,7 +89,7 @@ enum FuzzCommand {
         }
         let limit = s.runs.map { "\($0) cases" } ?? "\(s.seconds) s"
         return "level \(s.level), profile \(s.profile.rawValue), dispatch \(s.dispatch.rawValue), seed \(s.seed), "
-            + "\(limit), \(s.jobs) job(s), plugin \(s.plugin)"
+            + "\(limit), \(s.jobs) job(s)\(s.swarm ? ", swarm" : ""), plugin \(s.plugin)"
     }
 
     static func parse(_ arguments: [String]) throws(Arguments.UsageError) -> Settings? {
@@ -94,7 +99,7 @@ enum FuzzCommand {
                 "--plugin", "--level", "--profile", "--dispatch", "--seed", "--runs", "--time", "--depth", "--jobs",
                 "--out", "--os", "--timeout",
             ],
-            flags: ["--help", "--exhaustive"])
+            flags: ["--help", "--exhaustive", "--swarm"])
         if args.has("--help") { return nil }
         guard args.positional.isEmpty else {
             throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"")
@@ -120,6 +125,8 @@ enum FuzzCommand {
         s.out = args.string("--out", default: "fuzz-out")
         if args.value("--timeout") != nil { s.timeout = try args.double("--timeout", default: 30, range: 0.1...3600) }
         if s.exhaustive, s.level != "plugin" { throw Arguments.UsageError("--exhaustive is for --level plugin") }
+        s.swarm = args.has("--swarm")
+        if s.swarm, s.level != "system" { throw Arguments.UsageError("--swarm is for --level system") }
         for option in ["--seed", "--runs", "--time", "--jobs"] where s.exhaustive && args.value(option) != nil {
             throw Arguments.UsageError("\(option) does not apply to --exhaustive (every sequence, one plugin)")
         }

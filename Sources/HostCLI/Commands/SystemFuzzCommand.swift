@@ -16,13 +16,13 @@ enum SystemFuzzCommand {
     static func run(_ s: FuzzCommand.Settings) -> Int32 {
         let args = pluginArguments(s)
         let progress = FuzzProgress()
-        let fuzzer = SystemFuzzer(
-            configuration: .init(
-                plugin: PluginLocator.launcher(s.plugin, arguments: args),
-                behaviour: s.profile == .strict ? .strict : .seed, seed: s.seed, runs: s.runs, seconds: s.seconds,
-                maxSteps: s.depth, jobs: s.jobs, os: s.os, dispatch: s.dispatch,
-                answerTimeout: FuzzCommand.answerTimeout(s)),
-            progress: progress)
+        var configuration = SystemFuzzer.Configuration(
+            plugin: PluginLocator.launcher(s.plugin, arguments: args),
+            behaviour: s.profile == .strict ? .strict : .seed, seed: s.seed, runs: s.runs, seconds: s.seconds,
+            maxSteps: s.depth, jobs: s.jobs, os: s.os, dispatch: s.dispatch,
+            answerTimeout: FuzzCommand.answerTimeout(s))
+        configuration.swarm = s.swarm
+        let fuzzer = SystemFuzzer(configuration: configuration, progress: progress)
         let driven = FuzzCommand.drive(
             progress, run: fuzzer.run, soFar: { fuzzer.findings }, totals: { fuzzer.totals })
         let (findings, failure, elapsed, totals) = (driven.findings, driven.failure, driven.elapsed, fuzzer.totals)

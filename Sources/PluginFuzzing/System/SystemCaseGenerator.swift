@@ -34,11 +34,14 @@ struct SystemCaseGenerator {
 
     /// `tauri`: some actions are ``SystemAction/together(_:os:invoke:)`` (`--dispatch tauri`).
     mutating func actions(max: Int, ios: Bool = false, tauri: Bool = false) -> [SystemAction] {
-        (0..<(3 + rng.below(Swift.max(1, max - 2)))).map { _ in
-            if tauri, rng.chance(Self.togetherChance) { return together() }
-            if ios, tauri, rng.chance(Self.mainThreadChance) { return mainThread() }
-            return ios ? iosAction() : action()
-        }
+        (0..<(3 + rng.below(Swift.max(1, max - 2)))).map { _ in oneAction(ios: ios, tauri: tauri) }
+    }
+
+    /// One action of the alphabet the modes give.
+    mutating func oneAction(ios: Bool, tauri: Bool) -> SystemAction {
+        if tauri, rng.chance(Self.togetherChance) { return together() }
+        if ios, tauri, rng.chance(Self.mainThreadChance) { return mainThread() }
+        return ios ? iosAction() : action()
     }
 
     /// How often an action is about the app's main thread (`--os ios --dispatch tauri`).

@@ -34,6 +34,9 @@ public final class SystemFuzzer: Sendable {
         /// How long one host call may wait for the plugin's answer before the run ends with
         /// the plugin failing (``SystemSimulation/Options/answerTimeout``; not a finding).
         public var answerTimeout: Duration
+        /// Swarm testing: each case leaves out a random part of the action alphabet
+        /// (`SystemCaseGenerator+Swarm.swift`); off, the cases are drawn as before.
+        public var swarm = false
 
         /// A configuration.
         public init(

@@ -19,7 +19,14 @@ struct SystemLevel: FuzzLevel {
         let ios = configuration.os == .ios
         if ios { g.ios(&scenario) }
         let tauri = configuration.dispatch == .tauri
-        return SystemCase(scenario: scenario, actions: g.actions(max: configuration.maxSteps, ios: ios, tauri: tauri))
+        guard configuration.swarm else {
+            return SystemCase(
+                scenario: scenario, actions: g.actions(max: configuration.maxSteps, ios: ios, tauri: tauri))
+        }
+        let kinds = g.swarmKinds()
+        return SystemCase(
+            scenario: scenario,
+            actions: g.swarmActions(max: configuration.maxSteps, ios: ios, tauri: tauri, kinds: kinds))
     }
 
     func run(_ c: SystemCase, on runner: inout SystemCaseRunner) -> SystemCase.Outcome {
