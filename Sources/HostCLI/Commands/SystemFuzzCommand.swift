@@ -31,8 +31,10 @@ enum SystemFuzzCommand {
         let sides = s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"
         let rate = Int(Double(totals.steps) / max(elapsed, 0.001))
         let days = String(format: "%.1f", fuzzer.simulatedSeconds / 86_400 / max(elapsed, 0.001))
+        let swarm = s.swarm ? ", swarm" : ""
         Console.out(
-            "fuzz (system level\(os), profile \(s.profile.rawValue): \(sides), seed \(s.seed)): \(totals.cases) cases, "
+            "fuzz (system level\(os), profile \(s.profile.rawValue): \(sides), seed \(s.seed)\(swarm)): "
+                + "\(totals.cases) cases, "
                 + "\(totals.steps) steps in \(String(format: "%.1f", elapsed)) s (\(rate) steps/s, "
                 + "\(days) simulated device-days/s)")
         if findings.isEmpty, failure == nil {
