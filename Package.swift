@@ -109,7 +109,7 @@ let package = Package(
                 + runsPluginHost),
         .testTarget(
             name: "PluginSoakTests", dependencies: ["PluginSoak", "PluginHost", "PluginBench"] + runsPluginHost),
-        .testTarget(name: "HostCLITests", dependencies: runsPluginHost, exclude: ["DocsShim"]),
+        .testTarget(name: "HostCLITests", dependencies: runsPluginHost + ["HostCLI"], exclude: ["DocsShim"]),
     ],
     swiftLanguageModes: [.v6]
 )
