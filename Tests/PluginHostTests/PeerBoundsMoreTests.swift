@@ -23,7 +23,10 @@ struct PeerBoundsMoreTests {
                 executable: Binaries.hostilePlugin,
                 environment: tag.environment(["HOSTILE_MODE": "setsid-holds-stdout"])),
             options: .init(defaultTimeout: .seconds(1), stderrLine: { _ in }, log: { _ in }))
-        _ = try await connection.call(PluginStateMethod.self, EmptyParams())
+        // The first answer comes from a live plugin: it may take long under a starved sanitizer
+        // run (the fresh-clone CI's ThreadSanitizer run once missed the 1 s default).
+        _ = try await connection.call(
+            PluginStateMethod.self, EmptyParams(), timeout: .seconds(SanitizerBuild.active ? 120 : 10))
         // The plugin has exited; a `setsid sleep` holds its stdout, out of the group's reach.
         let error = await #expect(throws: HostError.self) {
             _ = try await connection.call(PluginStateMethod.self, EmptyParams())
