@@ -31,7 +31,13 @@ struct DeviceDaysTests {
         #expect(again.next(days: 2).actions == c.actions)
 
         let outcome = try await onThread {
-            c.run(plugin: .inProcess(arguments: Self.arguments, stderrPrefix: ""), behaviour: .seed)
+            // Under a starved sanitizer run an answer can take past the 10 s default (the
+            // fresh-clone CI's AddressSanitizer run once missed it).
+            let runner = SystemCaseRunner(
+                launcher: .inProcess(arguments: Self.arguments, stderrPrefix: ""),
+                answerTimeout: .seconds(SanitizerBuild.active ? 120 : 10))
+            defer { runner.close() }
+            return c.run(on: runner, behaviour: .seed)
         }
         #expect(outcome.error == nil)
         #expect(outcome.simulated.seconds == 2 * 86_400)
