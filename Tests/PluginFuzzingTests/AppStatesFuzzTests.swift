@@ -22,7 +22,9 @@ struct AppStatesFuzzTests {
 
     func outcome(_ c: SystemCase, _ profile: Profile) -> SystemCase.Outcome {
         let launcher = IOSSystemFuzzerTests.plugin(profile)
-        let outcome = c.run(plugin: launcher, behaviour: profile == .strict ? .strict : .seed)
+        let outcome = c.run(
+            plugin: launcher, behaviour: profile == .strict ? .strict : .seed,
+            answerTimeout: FuzzTestTimeouts.systemAnswer)
         #expect(outcome.error == nil, "\(outcome.error ?? "")")
         return outcome
     }

@@ -28,7 +28,9 @@ struct HandoffRaceTests {
         #expect(c.scenario.races.choices[.handoffVsStop] == nil)
         c.scenario.races.choices[.handoffVsStop] = [first]
         let planned = c
-        let outcome = try await onThread { planned.run(plugin: plugin, behaviour: .seed) }
+        let outcome = try await onThread {
+            planned.run(plugin: plugin, behaviour: .seed, answerTimeout: FuzzTestTimeouts.systemAnswer)
+        }
         #expect(outcome.error == nil)
         #expect(outcome.allRaces.contains(RaceRecord(race: .handoffVsStop, run: 4, first: first)))
         let lines = outcome.timeline.flatMap { $0 }
@@ -43,7 +45,9 @@ struct HandoffRaceTests {
         #expect(outcome.violations.contains { $0.violation.invariant == .d3 })
         // The recorded orders replay the same timeline.
         let frozen = planned.frozen(outcome)
-        let again = try await onThread { frozen.run(plugin: plugin, behaviour: .seed) }
+        let again = try await onThread {
+            frozen.run(plugin: plugin, behaviour: .seed, answerTimeout: FuzzTestTimeouts.systemAnswer)
+        }
         #expect(again.timeline == outcome.timeline)
     }
 
@@ -51,7 +55,9 @@ struct HandoffRaceTests {
     /// recorded timeline is what the case gives.
     @Test func theCommittedTraceIsNotRaced() async throws {
         let c = try resolvedCase()
-        let outcome = try await onThread { c.run(plugin: plugin, behaviour: .seed) }
+        let outcome = try await onThread {
+            c.run(plugin: plugin, behaviour: .seed, answerTimeout: FuzzTestTimeouts.systemAnswer)
+        }
         #expect(!outcome.allRaces.contains { $0.race == .handoffVsStop })
         let lines = outcome.timeline.flatMap { $0 }
         #expect(lines.contains { $0.hasSuffix("run 4: cancel listener rejected (completed)") })

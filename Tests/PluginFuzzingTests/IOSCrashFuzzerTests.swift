@@ -50,7 +50,9 @@ struct IOSCrashFuzzerTests {
             findings.first { $0.violation?.invariant == .i4 }, "\(findings.map(\.signature))")
         #expect(crash.systemCase.actions.contains(.webviewCreated))
         #expect(crash.systemCase.actions.count <= 2, "\(crash.systemCase.actions.map(\.summary))")
-        let again = crash.systemCase.run(plugin: f.configuration.plugin, behaviour: .seed, stopAt: crash.signature)
+        let again = crash.systemCase.run(
+            plugin: f.configuration.plugin, behaviour: .seed, stopAt: crash.signature,
+            answerTimeout: FuzzTestTimeouts.systemAnswer)
         #expect(again.timeline == crash.outcome.timeline, "a system case must replay identically")
     }
 }

@@ -32,7 +32,9 @@ struct IOSSystemFuzzerTests {
     }
 
     func invariants(_ c: SystemCase, _ profile: Profile, fault: String? = nil) -> Set<Invariant> {
-        let outcome = c.run(plugin: Self.plugin(profile, fault: fault), behaviour: profile == .strict ? .strict : .seed)
+        let outcome = c.run(
+            plugin: Self.plugin(profile, fault: fault), behaviour: profile == .strict ? .strict : .seed,
+            answerTimeout: FuzzTestTimeouts.systemAnswer)
         #expect(outcome.error == nil, "\(outcome.error ?? "")")
         return Set(outcome.violations.map(\.violation.invariant))
     }
@@ -113,7 +115,9 @@ struct IOSSystemFuzzerTests {
     @Test func iosTracesReplayThroughTheCLI() async throws {
         let c = SystemCase(
             scenario: Self.scenario(runSeconds: 3600), actions: [.start, .terminate(.forceQuit), .openApp])
-        let outcome = try await onThread { c.run(plugin: Self.plugin(.seed), behaviour: .seed) }
+        let outcome = try await onThread {
+            c.run(plugin: Self.plugin(.seed), behaviour: .seed, answerTimeout: FuzzTestTimeouts.systemAnswer)
+        }
         let signature = try #require(outcome.violations.first { $0.violation.invariant == .i3 }?.violation.signature)
         let finding = SystemFuzzer.Finding(
             signature: signature, caseSeed: 0, originalSteps: 3, systemCase: c, outcome: outcome, shrinkAttempts: 0)

@@ -30,7 +30,9 @@ struct MainThreadFuzzTests {
     }
 
     static func run(_ c: SystemCase, plugin: Profile, host: Profile) -> SystemCase.Outcome {
-        c.run(plugin: Self.plugin(plugin), behaviour: host, dispatch: .tauri)
+        c.run(
+            plugin: Self.plugin(plugin), behaviour: host, dispatch: .tauri, answerTimeout: FuzzTestTimeouts.systemAnswer
+        )
     }
 
     @Test func aCallerBlockingMainIsNamedAMainThreadKill() async throws {

@@ -108,7 +108,9 @@ struct RealRuntimeOddsTests {
                     safetyTimeout: 28, processingSafetyTimeout: 0, listenerTimeout: 14_400, earliestMinutes: 15,
                     blockingThreads: 4, races: RacePlan(choices: [.stopVsCompletion: [side]])),
                 actions: [.start, .stop])
-            let outcome = try await onThread { c.run(plugin: plugin, behaviour: .seed) }
+            let outcome = try await onThread {
+                c.run(plugin: plugin, behaviour: .seed, answerTimeout: FuzzTestTimeouts.systemAnswer)
+            }
             let taken = outcome.allRaces.filter { $0.race == .stopVsCompletion }.map(\.first)
             #expect(taken == [side])
             let expected = Race.stopVsCompletion.realRuntimeStatement(side)

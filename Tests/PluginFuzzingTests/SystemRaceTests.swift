@@ -31,7 +31,7 @@ struct SystemRaceTests {
                     [0, 1000, 0, 1000], races: RacePlan(choices: [.listenerVsCompletion: [.second, .second]]),
                     threads: 2),
                 actions: [.start, .start, .stop, .start, .start])
-            let outcome = c.run(plugin: plugin, behaviour: .seed)
+            let outcome = c.run(plugin: plugin, behaviour: .seed, answerTimeout: FuzzTestTimeouts.systemAnswer)
             #expect(outcome.error == nil)
             let leak = try #require(outcome.violations.first { $0.violation.invariant == .d1 })
             #expect(leak.step == 1)
@@ -48,7 +48,8 @@ struct SystemRaceTests {
             // With tokio's 512 threads the same five steps leak one thread and run out of nothing.
             var roomy = c
             roomy.scenario.blockingThreads = BlockingPool.tokioDefault
-            let signatures = roomy.run(plugin: plugin, behaviour: .seed).violations.map(\.violation.invariant)
+            let signatures = roomy.run(plugin: plugin, behaviour: .seed, answerTimeout: FuzzTestTimeouts.systemAnswer)
+                .violations.map(\.violation.invariant)
             #expect(signatures.contains(.d1) && !signatures.contains(.d7))
         }
     }
@@ -97,7 +98,9 @@ struct SystemRaceTests {
         var flipped = finding.systemCase
         flipped.scenario.races.choices[.listenerVsCompletion] = [.first, .first]
         let other = flipped
-        let outcome = try await onThread { other.run(plugin: plugin, behaviour: .seed) }
+        let outcome = try await onThread {
+            other.run(plugin: plugin, behaviour: .seed, answerTimeout: FuzzTestTimeouts.systemAnswer)
+        }
         #expect(outcome.first(signature) == nil)
     }
 

@@ -58,7 +58,9 @@ struct TauriSystemFuzzerTests {
             calm.scenario.races.choices[.ipcVsMain] = calm.scenario.races.choices[.ipcVsMain]?.map { _ in .first }
             let plain = calm
             let outcome = try await onThread {
-                plain.run(plugin: launcher, behaviour: .seed, stopAt: signature, dispatch: .tauri)
+                plain.run(
+                    plugin: launcher, behaviour: .seed, stopAt: signature, dispatch: .tauri,
+                    answerTimeout: FuzzTestTimeouts.systemAnswer)
             }
             #expect(outcome.first(signature) == nil, "\(signature) without the interleaving")
         }

@@ -28,7 +28,9 @@ struct TimeoutRaceTests {
         #expect(c.scenario.races.choices[.timeoutVsAnswer] == nil)
         c.scenario.races.choices[.timeoutVsAnswer] = [first]
         let planned = c
-        let outcome = try await onThread { planned.run(plugin: plugin, behaviour: .seed) }
+        let outcome = try await onThread {
+            planned.run(plugin: plugin, behaviour: .seed, answerTimeout: FuzzTestTimeouts.systemAnswer)
+        }
         #expect(outcome.error == nil)
         #expect(outcome.allRaces.contains(RaceRecord(race: .timeoutVsAnswer, run: 2, first: first)))
         let lines = outcome.timeline.flatMap { $0 }
@@ -50,7 +52,9 @@ struct TimeoutRaceTests {
         // The finding does not depend on it: listener 1's Stop stops run 2 either way.
         #expect(outcome.violations.contains { $0.violation.invariant == .d3 })
         let frozen = planned.frozen(outcome)
-        let again = try await onThread { frozen.run(plugin: plugin, behaviour: .seed) }
+        let again = try await onThread {
+            frozen.run(plugin: plugin, behaviour: .seed, answerTimeout: FuzzTestTimeouts.systemAnswer)
+        }
         #expect(again.timeline == outcome.timeline)
     }
 
@@ -59,7 +63,9 @@ struct TimeoutRaceTests {
         let (c, recorded) = try TraceFile.read(
             path: PackageRoot.url("docs/findings/seed-d3-timed-out.jsonl").path
         ).systemCase()
-        let outcome = try await onThread { c.run(plugin: plugin, behaviour: .seed) }
+        let outcome = try await onThread {
+            c.run(plugin: plugin, behaviour: .seed, answerTimeout: FuzzTestTimeouts.systemAnswer)
+        }
         #expect(!outcome.allRaces.contains { $0.race == .timeoutVsAnswer })
         #expect(outcome.timeline == recorded)
     }

@@ -57,11 +57,13 @@ public struct SystemCase: Sendable {
     /// Plays the case against a fresh plugin, checking the invariants after every
     /// action; stops early once `target` (a signature) has been seen, if given.
     /// `dispatch`: the plugin's `--dispatch` (the launcher's arguments must say the same).
+    /// `answerTimeout`: how long one call may wait for the plugin's answer before the run ends
+    /// with the plugin failing.
     public func run(
         plugin: PluginLauncher, behaviour: Profile, stopAt target: String? = nil,
-        dispatch: DispatchMode = .serial
+        dispatch: DispatchMode = .serial, answerTimeout: Duration = SystemSimulation.Options.defaultAnswerTimeout
     ) -> Outcome {
-        let runner = SystemCaseRunner(launcher: plugin, answerTimeout: SystemSimulation.Options.defaultAnswerTimeout)
+        let runner = SystemCaseRunner(launcher: plugin, answerTimeout: answerTimeout)
         defer { runner.close() }
         return run(on: runner, behaviour: behaviour, stopAt: target, dispatch: dispatch)
     }
