@@ -21,6 +21,6 @@ extension EmulatedOS {
         }
         return IOSStateSnapshot(
             app: appStatus, policy: ios.policy, energy: energy, runningTask: running.first, nextEventAt: nextDueTime(),
-            runningTasks: held, appState: appState)
+            runningTasks: held, appState: appState, lastUsedAt: lastUsedAt)
     }
 }

@@ -30,6 +30,13 @@ extension EmulatedOS {
     /// Whether the policy's usage model is on.
     package var schedulesByUsage: Bool { ios?.policy.schedulesByUsage == true }
 
+    /// `plugin/state`'s `ios.lastUsedAt`: with `usageScheduling`, the last use (now while the app
+    /// is in the foreground under `appStates`); nil otherwise.
+    package var lastUsedAt: VirtualTime? {
+        guard let ios, schedulesByUsage else { return nil }
+        return modelsAppStates && appState == .foreground ? clock.now : ios.lastUsedAt
+    }
+
     /// Seconds since the app was last used at `t` (0 while in the foreground under `appStates`).
     package func idleSeconds(at t: VirtualTime) -> Double {
         guard let ios else { return 0 }

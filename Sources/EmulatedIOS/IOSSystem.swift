@@ -29,10 +29,12 @@ package final class IOSSystem {
     /// When the user last used the app (`EmulatedOS+Usage.swift`): the start counts as a use.
     package var lastUsedAt = VirtualTime.zero
 
-    package init(seed: UInt64) {
+    /// A fresh system: the policy starts from `defaults` (`--ios-defaults`).
+    package init(seed: UInt64, defaults: IOSDefaults = .device) {
         self.seed = seed
         rng = SplitMix64(seed: seed)
-        energy = EnergyBudget(capacity: IOSPolicy.defaults.energyBudgetLaunches, at: .zero)
+        policy = defaults == .device ? .defaults : .legacy
+        energy = EnergyBudget(capacity: policy.energyBudgetLaunches, at: .zero)
     }
 
     /// A running task ended (completed or killed): forget its deadlines.

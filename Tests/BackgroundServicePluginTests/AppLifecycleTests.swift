@@ -107,7 +107,7 @@ struct AppLifecycleTests {
     /// app switcher); a system termination of it is -32002; opening a running app is -32002.
     @Test func lifecycleErrors() throws {
         let lines = try Plugin.lines(
-            iosFlags(),
+            iosFlags(legacy: true),
             [
                 openApp(1), terminate(2, "system"), terminate(3, "system"), terminate(4, "forceQuit"), state(5),
                 req(6, "os/terminate", #"{"reason":"watchdog"}"#), req(7, "os/terminate"), req(8, "os/openApp", "[]"),

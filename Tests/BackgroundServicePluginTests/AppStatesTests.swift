@@ -20,22 +20,35 @@ struct AppStatesTests {
 
     static func toBackground(_ id: Int) -> String { req(id, "os/sendToBackground") }
 
-    /// Off by default: no `appState` in `plugin/state`, `os/setPolicy` writes no new member,
-    /// `os/sendToBackground` says what it needs, and nothing is ever suspended.
-    @Test func offByDefault() throws {
-        let lines = try Plugin.lines(
-            iosFlags(),
-            [req(1, "startKeepalive"), advance(2, "60"), Self.toBackground(3), state(4), setPolicy(5, "{}")])
-        #expect(!lines.contains { $0.contains("os/appStateChanged") })
-        #expect(
-            lines.contains(
-                failure(
-                    3, -32002,
-                    #"Invalid state: os/sendToBackground needs the policy's appStates "#
-                        + #"(os/setPolicy {\"appStates\": true})"#
-                )))
-        #expect(try Replies.state(4, in: lines).ios?.appState == nil)
-        #expect(lines.last == ok(5, policyJSON()))
+    /// On by default (`--ios-defaults device`): the session's app starts in the background and
+    /// is suspended 5 s later, `plugin/state` says where it is and `os/setPolicy` writes the
+    /// member. Off under `--ios-defaults legacy` (or `appStates: false`): no `appState` in
+    /// `plugin/state`, no new member written, `os/sendToBackground` says what it needs, and
+    /// nothing is ever suspended.
+    @Test func onByDefaultOffUnderLegacy() throws {
+        let script = [req(1, "startKeepalive"), advance(2, "60"), Self.toBackground(3), state(4), setPolicy(5, "{}")]
+        let device = try Plugin.lines(iosFlags(), script)
+        #expect(Replies.events("os/appStateChanged", in: device).map { $0["state"]?.stringValue } == ["suspended"])
+        #expect(device.contains(Self.evState("suspended", at: "5")))
+        #expect(try Replies.state(4, in: device).ios?.appState == .suspended)
+        #expect(device.last == ok(5, policyJSON()))
+
+        let legacy = try Plugin.lines(iosFlags(legacy: true), script)
+        let off = try Plugin.lines(
+            iosFlags(), [setPolicy(0, #"{"appStates":false}"#), advance(1, "0")] + script)
+        for lines in [legacy, off] {
+            #expect(!lines.contains { $0.contains("os/appStateChanged") })
+            #expect(
+                lines.contains(
+                    failure(
+                        3, -32002,
+                        #"Invalid state: os/sendToBackground needs the policy's appStates "#
+                            + #"(os/setPolicy {\"appStates\": true})"#
+                    )))
+            #expect(try Replies.state(4, in: lines).ios?.appState == nil)
+        }
+        #expect(legacy.last == ok(5, policyJSON(legacy: true)))
+        #expect(off.last == ok(5, policyJSON(["appStates": "false"])))
     }
 
     /// In the background with no task running, the app is suspended `suspendDelaySecs` after

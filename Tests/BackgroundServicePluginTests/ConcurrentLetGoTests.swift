@@ -69,7 +69,7 @@ struct ConcurrentLetGoTests {
     /// complete every launched task and nothing is killed.
     @Test func oneAtATimeHidesIt() throws {
         let lines = try Plugin.lines(
-            iosFlags(),
+            iosFlags(legacy: true),
             [setPolicy(1, calmOneTaskPolicy), req(2, "startKeepalive"), advance(3, "7200"), state(4)])
         let s = try Replies.state(4, in: lines)
         #expect(s.counters.watchdogKills == 0 && s.counters.violations == 0 && s.counters.launched >= 3)

@@ -72,14 +72,14 @@ struct ConcurrentTasksTests {
     @Test func theLimitIsAPolicyMember() throws {
         let submit = req(8, "os/submit", #"{"identifier":"\#(refreshID)","kind":"refresh"}"#)
         let lines = try Plugin.lines(
-            iosFlags(),
+            iosFlags(legacy: true),
             [
                 setPolicy(1, #"{"maxConcurrentTasks":2}"#), setPolicy(2, #"{"maxConcurrentTasks":null}"#),
                 setPolicy(3, calmPolicy), setPolicy(4, #"{"maxConcurrentTasks":2}"#), req(5, "startKeepalive"),
                 launch(6, refreshID), launch(7, processingID), submit, launch(9, refreshID),
             ])
-        #expect(lines.contains(ok(1, policyJSON(["maxConcurrentTasks": "2"]))))
-        #expect(lines.contains(ok(2, policyJSON())))
+        #expect(lines.contains(ok(1, policyJSON(["maxConcurrentTasks": "2"], legacy: true))))
+        #expect(lines.contains(ok(2, policyJSON(legacy: true))))
         #expect(
             lines.last
                 == failure(

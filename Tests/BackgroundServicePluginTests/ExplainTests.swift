@@ -34,7 +34,7 @@ struct ExplainTests {
     /// now (empty reasons: it launches as time next advances).
     @Test func runningNotPendingAndReady() throws {
         let lines = try Plugin.lines(
-            iosFlags(),
+            iosFlags(legacy: true),
             [
                 setPolicy(1, calmPolicy), req(2, "startKeepalive"), launch(3, refreshID), explain(4, refreshID),
                 explain(5, "com.example.app.never"), conditions(6, #"{"autoLaunch":false}"#), advance(7, "2000"),

@@ -21,7 +21,7 @@ struct IOSClockTests {
     /// budget, processing tasks by their 10-minute budget, nothing killed, one task at a
     /// time (with two at once the seed gets killed: ConcurrentTasksTests).
     @Test func wholeDayInOneCall() throws {
-        let lines = try Plugin.lines(iosFlags(), [setPolicy(0, #"{"maxConcurrentTasks":1}"#)] + Self.day)
+        let lines = try Plugin.lines(iosFlags(legacy: true), [setPolicy(0, #"{"maxConcurrentTasks":1}"#)] + Self.day)
         #expect(lines.contains(now(4, "86400")))
         let s = try Replies.state(5, in: lines)
         let launched = Replies.events("os/taskLaunched", in: lines)
@@ -93,6 +93,7 @@ struct IOSClockTests {
         // In process, with the bound lowered from 100,000 to 1,000 (the same rule, 1% of the output).
         var options = try Dispatching.options(.serial, os: .ios)
         options.iosAdvanceEventBound = 1000
+        options.iosDefaults = .legacy  // (no usage spacing: launches back to back)
         let lines = try Dispatching.lines(
             [
                 setPolicy(
@@ -130,6 +131,7 @@ struct IOSClockTests {
         #expect(PluginOptions().iosAdvanceEventBound == 100_000, "the bound docs/protocol.md gives")
         var options = try Dispatching.options(.serial, os: .ios)
         options.iosAdvanceEventBound = 1000
+        options.iosDefaults = .legacy  // (no usage spacing: launches back to back)
         let lines = try Dispatching.lines(
             [
                 setPolicy(
@@ -164,7 +166,7 @@ struct IOSClockTests {
     @Test func atTheClockLimitNothingLaunches() throws {
         let limit = VirtualTime(nanoseconds: VirtualTime.limit).decimalSeconds
         let lines = try Plugin.lines(
-            iosFlags(),
+            iosFlags(legacy: true),
             [
                 advance(1, "1e300"), req(2, "startKeepalive"), advance(3, "0"), explain(4, refreshID), state(5),
             ])

@@ -103,7 +103,8 @@ struct LaunchDecisionTests {
     /// (the seeded delay after it), not a nanosecond before.
     @Test(arguments: UInt64(0)..<4)
     func earliestBeginDateThenSystemDelay(seed: UInt64) throws {
-        let first = try Plugin.lines(iosFlags(seed: seed), [Self.submit(1, refreshID), explain(2, refreshID)])
+        let first = try Plugin.lines(
+            iosFlags(seed: seed, legacy: true), [Self.submit(1, refreshID), explain(2, refreshID)])
         let why = try Replies.explanation(2, in: first)
         let planned = try #require(why.plannedAt)
         #expect(planned >= VirtualTime(seconds: 900)! && planned <= VirtualTime(seconds: 2700)!)
@@ -116,7 +117,7 @@ struct LaunchDecisionTests {
                     factor: .earliestBeginDate, detail: "earliestBeginDate in 900 s", until: VirtualTime(seconds: 900)))
         let before = planned.adding(nanoseconds: -1).decimalSeconds
         let lines = try Plugin.lines(
-            iosFlags(seed: seed),
+            iosFlags(seed: seed, legacy: true),
             [
                 Self.submit(1, refreshID), advance(2, before), advance(3, "0.000000001"),
             ])
@@ -131,7 +132,7 @@ struct LaunchDecisionTests {
     /// (600 s after the first), named with its end.
     @Test func rateLimit() throws {
         let lines = try Plugin.lines(
-            iosFlags(),
+            iosFlags(legacy: true),
             [
                 setPolicy(1, calmPolicy), Self.submit(2, refreshID), advance(3, "900"), req(4, "completeBgTask"),
                 req(5, "os/submit", #"{"identifier":"\#(refreshID)","kind":"refresh","earliestBeginDate":950}"#),
@@ -155,7 +156,7 @@ struct LaunchDecisionTests {
     /// seed's `completeBgTask` resubmits both requests for 1800.)
     @Test func energyBudget() throws {
         let lines = try Plugin.lines(
-            iosFlags(),
+            iosFlags(legacy: true),
             [
                 setPolicy(1, calmPolicy), setPolicy(2, #"{"energyBudgetLaunches":1,"minLaunchSpacingSecs":0}"#),
                 Self.submit(3, refreshID), advance(4, "900"), req(5, "completeBgTask"), explain(6, refreshID), state(7),

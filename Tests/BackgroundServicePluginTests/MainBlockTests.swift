@@ -7,7 +7,7 @@ import Testing
 /// A main queue that can block (issue 22): `os/blockMain` under `--os ios --dispatch tauri`.
 @Suite("a main queue that can block")
 struct MainBlockTests {
-    static let flags = iosFlags() + ["--dispatch", "tauri"]
+    static let flags = iosFlags(legacy: true) + ["--dispatch", "tauri"]
 
     /// A refresh task launched at 0 (budget 30 s, safety timer at 100 s so the budget comes
     /// first), the clock at 25, main blocked for `seconds`.

@@ -63,7 +63,8 @@ struct OSModeTests {
                         lastTermination: nil, launches: 1),
                     policy: .defaults, energy: .init(launchesAvailable: 12, capacity: 12, fullAt: .zero),
                     runningTask: nil,
-                    nextEventAt: nil))
+                    // (The device's defaults: the app starts in the background, suspended 5 s later.)
+                    nextEventAt: VirtualTime(seconds: 5), appState: .background, lastUsedAt: .zero))
     }
 
     /// Bad flags are usage errors (exit 64); `--help` documents both.
@@ -72,6 +73,9 @@ struct OSModeTests {
         (["--os-seed", "-1"], #"--os-seed must be an integer from 0 to 18446744073709551615, not "-1""#),
         (["--os-seed=x"], #"--os-seed must be an integer from 0 to 18446744073709551615, not "x""#),
         (["--os"], "--os needs a value"),
+        (["--os", "ios", "--ios-defaults", "old"], #"--ios-defaults must be device or legacy, not "old""#),
+        (["--ios-defaults", "legacy"], "--ios-defaults applies only with --os ios"),
+        (["--os", "simulator", "--ios-defaults=device"], "--ios-defaults applies only with --os ios"),
     ])
     func usageErrors(arguments: [String], reason: String) throws {
         let run = try Plugin.run(arguments, [state(1)])
@@ -83,6 +87,7 @@ struct OSModeTests {
         let run = try Plugin.run(["--help"], [])
         #expect(run.lines.contains { $0.hasPrefix("  --os manual|ios") })
         #expect(run.lines.contains { $0.hasPrefix("  --os-seed N") })
+        #expect(run.lines.contains { $0.hasPrefix("  --ios-defaults device|legacy") })
     }
 
     static let p = "Invalid params: "

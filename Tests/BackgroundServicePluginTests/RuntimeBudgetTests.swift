@@ -56,7 +56,7 @@ struct RuntimeBudgetTests {
     /// with false, reschedules, cleans up).
     @Test func budgetExpiryRunsTheExpirationHandler() throws {
         let lines = try Plugin.lines(
-            iosFlags(),
+            iosFlags(legacy: true),
             [
                 setPolicy(1, calmPolicy), req(2, "startKeepalive", #"{"iosSafetyTimeoutSecs":100}"#),
                 req(3, "waitForCancel"), launch(4, refreshID), advance(5, "29.999999999"), advance(6, "0.000000001"),

@@ -40,7 +40,7 @@ struct SuspendedTimersTests {
         os.runLoop.scheduledTimer(withTimeInterval: 4, repeats: false) { _ in firedAt.append(os.clock.now) }
         os.advance(to: VirtualTime(seconds: 10)!)
         #expect(firedAt == [VirtualTime(seconds: 4)!] && os.appState == .suspended)
-        let (plain, _) = try EmulatedOSAloneTests.makeOS(ios: IOSSystem(seed: 0))
+        let (plain, _) = try EmulatedOSAloneTests.makeOS(ios: IOSSystem(seed: 0, defaults: .legacy))
         var plainFired: [VirtualTime] = []
         plain.runLoop.scheduledTimer(withTimeInterval: 100, repeats: false) { _ in plainFired.append(plain.clock.now) }
         plain.advance(to: VirtualTime(seconds: 200)!)

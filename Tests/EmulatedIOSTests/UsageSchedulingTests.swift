@@ -6,14 +6,16 @@ import Testing
 /// Rule ios.usage at the OS's level (`docs/rules.md`, "App usage"): with the policy's
 /// `usageScheduling`, a launch comes at least an interval divided by the usage score after
 /// the previous one of its identifier, the score halving per day unused; an app unused for a
-/// week gets nothing until the user opens it; off by default, nothing of it shows.
+/// week gets nothing until the user opens it; on by default, off under `--ios-defaults legacy`
+/// (where nothing of it shows).
 @Suite("ios: scheduling driven by use")
 struct UsageSchedulingTests {
     typealias Alone = EmulatedOSAloneTests
 
-    /// An OS whose requests launch at their earliest begin date, with `usageScheduling` as given.
+    /// An OS whose requests launch at their earliest begin date, from the legacy defaults (no
+    /// app states: these tests are about the score alone) with `usageScheduling` as given.
     static func makeOS(usage: Bool) throws -> (EmulatedOS, () -> [Alone.TinyApp]) {
-        let (os, apps) = try Alone.makeOS(ios: IOSSystem(seed: 0))
+        let (os, apps) = try Alone.makeOS(ios: IOSSystem(seed: 0, defaults: .legacy))
         var update = IOSPolicy.Update(refreshDelayMaxSecs: 0, refreshEarlyExpiryChance: 0)
         if usage { update.usage = .init(usageScheduling: true) }
         _ = try os.setPolicy(update)
@@ -32,7 +34,10 @@ struct UsageSchedulingTests {
         os.explain(Alone.refresh).reasons.first { $0.factor == .appUsage }
     }
 
-    @Test func offByDefaultNothingOfItShows() throws {
+    @Test func onByDefaultAndUnderLegacyNothingOfItShows() throws {
+        #expect(
+            IOSSystem(seed: 0).policy.schedulesByUsage && !IOSSystem(seed: 0, defaults: .legacy).policy.schedulesByUsage
+        )
         let (os, apps) = try Self.makeOS(usage: false)
         try Self.launch(os, at: 60)
         try os.scheduler.submit(Alone.refreshRequest(at: 700))
@@ -157,6 +162,7 @@ struct UsageSchedulingTests {
         #expect(try IOSPolicy.Update(json: update.json) == update)
         let policy = IOSPolicy.defaults.applying(update)
         #expect(try IOSPolicy(json: policy.json) == policy && policy.schedulesByUsage)
-        #expect(IOSPolicy.defaults.json.objectValue?.keys.contains { $0.hasPrefix("usage") } == false)
+        #expect(IOSPolicy.legacy.json.objectValue?.keys.contains { $0.hasPrefix("usage") } == false)
+        #expect(IOSPolicy.defaults.json.objectValue?.keys.filter { $0.hasPrefix("usage") } == ["usageScheduling"])
     }
 }

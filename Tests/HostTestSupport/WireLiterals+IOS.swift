@@ -1,7 +1,11 @@
 /// Builders for `--os ios` scripts and their expected lines.
 
-/// The flags of an `--os ios` run with events on from the start.
-package func iosFlags(seed: UInt64 = 0) -> [String] { ["--os", "ios", "--os-seed", "\(seed)", "--events"] }
+/// The flags of an `--os ios` run with events on from the start; `legacy`: under
+/// `--ios-defaults legacy`, the model before issue 23 (no app states, use ignored), for tests
+/// that pin a rule of that model without the suspension and usage spacing the device adds.
+package func iosFlags(seed: UInt64 = 0, legacy: Bool = false) -> [String] {
+    ["--os", "ios", "--os-seed", "\(seed)", "--events"] + (legacy ? ["--ios-defaults", "legacy"] : [])
+}
 
 /// A policy without randomness: launches exactly at `earliestBeginDate`, refresh
 /// budgets of exactly `refreshBudgetSecs`.
@@ -41,21 +45,22 @@ package func evCrashed(at: String, identifier: String? = nil, message: String) -
         #"{"at":\#(at),"exception":"NSInternalInconsistencyException"\#(id),"message":"\#(message)","reason":"crash"}"#)
 }
 
-/// The policy's answer to `os/setPolicy` with the defaults changed by `changes` (raw members).
-package func policyJSON(_ changes: [String: String] = [:]) -> String {
-    var members: [String: String] = [
+/// The policy's answer to `os/setPolicy` with the defaults changed by `changes` (raw members);
+/// `legacy`: the defaults of `--ios-defaults legacy` (no `appStates`, no `usageScheduling`).
+package func policyJSON(_ changes: [String: String] = [:], legacy: Bool = false) -> String {
+    var members: [String: String] = legacy ? [:] : ["appStates": "true", "usageScheduling": "true"]
+    members.merge([
         "crashOnMisuse": "true", "energyBudgetLaunches": "12", "minLaunchSpacingSecs": "600",
         "pluginLoadsLate": "false", "multipleScenes": "false",
         "processingBudgetSecs": "600", "processingDelayMaxSecs": "3600", "processingDelayMinSecs": "0",
         "refreshBudgetSecs": "30", "refreshDelayMaxSecs": "1800", "refreshDelayMinSecs": "0",
         "refreshEarlyExpiryChance": "0.2", "refreshEarlyExpiryMaxSecs": "5", "refreshEarlyExpiryMinSecs": "2",
         "watchdogGraceSecs": "5",
-    ]
+    ]) { _, new in new }
     members.merge(changes) { _, new in new }
     return "{" + members.keys.sorted().map { #""\#($0)":\#(members[$0]!)"# }.joined(separator: ",") + "}"
 }
 
-/// The calm policy's answer.
-package let calmPolicyJSON = policyJSON([
-    "refreshDelayMaxSecs": "0", "processingDelayMaxSecs": "0", "refreshEarlyExpiryChance": "0",
-])
+/// The calm policy's answer under `--ios-defaults legacy`.
+package let calmPolicyJSON = policyJSON(
+    ["refreshDelayMaxSecs": "0", "processingDelayMaxSecs": "0", "refreshEarlyExpiryChance": "0"], legacy: true)

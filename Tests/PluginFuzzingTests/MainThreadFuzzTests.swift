@@ -16,7 +16,11 @@ struct MainThreadFuzzTests {
     static func plugin(_ profile: Profile) -> PluginLauncher {
         PluginLauncher(
             executable: Binaries.plugin,
-            arguments: ["--profile", profile.rawValue, "--os", "ios", "--os-seed", "7", "--dispatch", "tauri"],
+            // (The model before issue 23: these cases pin main-thread races, not suspension.)
+            arguments: [
+                "--profile", profile.rawValue, "--os", "ios", "--os-seed", "7", "--dispatch", "tauri",
+                "--ios-defaults", "legacy",
+            ],
             stderrPrefix: "")
     }
 

@@ -36,11 +36,13 @@ struct SuspensionSimulationTests {
         }
     }
 
-    /// Without `appStates` the same work ends at its own time.
+    /// Without `appStates` (switched off: the device's defaults have it on) the same work ends
+    /// at its own time.
     @Test func withoutAppStatesTheTimerFiresOnTime() async throws {
         try await onThread {
             let sim = try makeIOSSimulation { SyncService(runSeconds: 100) }
             defer { sim.closeAndCheckReaped() }
+            try sim.os(OSSetPolicy.self, try .init(json: ["appStates": false]))
             #expect(try sim.start() == nil)
             try sim.advance(800)
             #expect(Self.runEndedAt(sim) == VirtualTime(seconds: 100))

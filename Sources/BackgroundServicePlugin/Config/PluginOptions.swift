@@ -31,6 +31,8 @@ public struct PluginOptions: Sendable, Equatable {
     public var osMode = OSMode.manual
     /// `--os-seed`: the seed of the `--os ios` policy's random draws (default 0).
     public var osSeed: UInt64 = 0
+    /// `--ios-defaults`: the `--os ios` policy's defaults (default `device`).
+    public var iosDefaults = IOSDefaults.device
     /// `--echo` (hidden, for `plugin-host bench`): echo stdin to stdout, nothing else.
     public var echo = false
     /// `BSP_FAULT` (testing only).
@@ -103,6 +105,11 @@ public struct PluginOptions: Sendable, Equatable {
                                   os/launch and os/expire (the debugger's commands) act
           --os-seed N             seed of the ios policy's random draws (default 0);
                                   the same seed and input give the same output
+          --ios-defaults device|legacy
+                                  ios: the policy's defaults: device, the app's states
+                                  (foreground, background, suspended) and scheduling
+                                  driven by use on (default); legacy, the model before
+                                  them (a process only running or not, use ignored)
           --help                  this text
           --version               print the version
 
@@ -113,6 +120,7 @@ public struct PluginOptions: Sendable, Equatable {
     /// Parses arguments (without the program name). Accepts `--flag value` and `--flag=value`.
     public static func parse(_ arguments: [String], environment: [String: String] = [:]) throws(UsageError) -> Command {
         var options = PluginOptions()
+        var iosDefaultsGiven = false
         var i = 0
         func value(_ flag: String, _ inline: String?) throws(UsageError) -> String {
             if let inline { return inline }
@@ -180,12 +188,18 @@ public struct PluginOptions: Sendable, Equatable {
                     throw UsageError("--os-seed must be an integer from 0 to 18446744073709551615, not \"\(v)\"")
                 }
                 options.osSeed = n
+            case "--ios-defaults":
+                options.iosDefaults = try oneOf(flag, inline)
+                iosDefaultsGiven = true
             case "--echo":
                 options.echo = true
             default:
                 throw UsageError("unknown option \"\(arg)\"")
             }
             i += 1
+        }
+        if iosDefaultsGiven, options.osMode != .ios {
+            throw UsageError("--ios-defaults applies only with --os ios")
         }
         do {
             options.faults = try FaultSet.parse(environment["BSP_FAULT"])

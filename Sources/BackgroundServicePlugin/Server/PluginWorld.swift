@@ -20,7 +20,7 @@ final class PluginWorld {
         self.events = events
         clock = PluginClock(
             kind: options.clock, timeScale: options.timeScale, monotonicNanoseconds: monotonicNanoseconds)
-        let ios = options.osMode == .ios ? IOSSystem(seed: options.osSeed) : nil
+        let ios = options.osMode == .ios ? IOSSystem(seed: options.osSeed, defaults: options.iosDefaults) : nil
         ios?.eventBound = options.iosAdvanceEventBound
         os = EmulatedOS(
             clock: clock, infoPlist: infoPlist, events: events, faults: options.faults.os, ios: ios,

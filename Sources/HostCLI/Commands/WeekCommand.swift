@@ -4,13 +4,15 @@ import HostSimulation
 import PluginHost
 
 /// `plugin-host week`: a simulated week (or N days) under `--os ios` with the default
-/// policy, and what the schedule got, day by day.
+/// policy (the device's: app states and scheduling driven by use), and what the schedule
+/// got, day by day.
 enum WeekCommand {
     static let usage = """
         usage: plugin-host week [options] [-- plugin-args...]
 
         Plays N simulated days (default 7) against the plugin under --os ios with the
-        default policy, answering as the Rust side would, and prints what a schedule gets:
+        default policy (the device's: the app's states and scheduling driven by use),
+        answering as the Rust side would, and prints what a schedule gets:
         per day, the launches of each kind, the tasks completed, the longest time without a
         launch of each kind (from the day's start, between launches, to the day's end) and
         the expirations by cause and the app's processes ended by reason; then the totals,
@@ -34,19 +36,23 @@ enum WeekCommand {
           --days N                days to play, 1 to 60 (default 7)
           --os-seed N             the emulated OS's seed (default 0)
           --profile seed|strict   plugin profile and host behaviour (default seed)
-          --app-states            switch the policy's appStates on first: the user's openings bring
-                                  the app to the foreground, and leaving it sends it to the background
-          --usage                 switch the policy's usageScheduling (and appStates) on first:
-                                  launches depend on use (a score that halves per day unused; refresh
-                                  launches 6 h / score apart, processing a day / score; nothing after
-                                  a week unused)
+          --legacy                run the plugin with --ios-defaults legacy: the model before the app's
+                                  states and scheduling driven by use (a process only running or not,
+                                  launches that ignore use)
+          --app-states            with --legacy: switch the policy's appStates on first: the user's
+                                  openings bring the app to the foreground, and leaving it sends it
+                                  to the background (always so without --legacy)
+          --usage                 with --legacy: switch the policy's usageScheduling (and appStates)
+                                  on first: launches depend on use (a score that halves per day unused;
+                                  refresh launches 6 h / score apart, processing a day / score; nothing
+                                  after a week unused; always so without --legacy)
           --timeout SECONDS       real time the plugin has to answer each request (default 10)
           --json                  print the days, the totals and the events counted as JSON
           --plugin-log-prefix TEXT  what the plugin's stderr lines start with (default "[plugin] ")
           --help                  this text
 
-        Without --usage the figures are the default policy's, which leaves use out; with
-        it, the model calibrated to field reports (docs/rules.md, ios.usage). Exit status:
+        The default figures are the model calibrated to field reports (docs/rules.md, "A
+        week with the default policy"); --legacy shows what the model before it gave. Exit status:
         0 the days were played, 2 the plugin did not start, 3 the plugin failed mid-run (its
         error on stderr), 64 usage errors.
         """
@@ -67,7 +73,7 @@ enum WeekCommand {
         do throws(Arguments.UsageError) {
             let args = try Arguments(
                 arguments, options: ["--plugin", "--days", "--os-seed", "--profile", "--timeout"],
-                flags: ["--help", "--json", "--app-states", "--usage"])
+                flags: ["--help", "--json", "--legacy", "--app-states", "--usage"])
             if args.has("--help") {
                 Console.out(usage)
                 return ExitCode.ok
@@ -76,9 +82,12 @@ enum WeekCommand {
                 throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"")
             }
             r.scenario.days = try args.int("--days", default: 7, range: 1...60)
-            r.scenario.appStates = args.has("--app-states")
-            r.scenario.usage = args.has("--usage")
-            r.scenario.appStates = r.scenario.appStates || r.scenario.usage
+            r.scenario.legacy = args.has("--legacy")
+            for flag in ["--app-states", "--usage"] where args.has(flag) && !r.scenario.legacy {
+                throw Arguments.UsageError("\(flag) needs --legacy: without it the policy has it on already")
+            }
+            r.scenario.usage = !r.scenario.legacy || args.has("--usage")
+            r.scenario.appStates = !r.scenario.legacy || args.has("--app-states") || r.scenario.usage
             r.seed = try args.uint64("--os-seed") ?? 0
             r.profile = try args.choice("--profile", default: .seed)
             let seconds = try args.double("--timeout", default: 10, range: 0.1...3600)
@@ -102,7 +111,7 @@ enum WeekCommand {
             arguments: [
                 "--profile", r.profile.rawValue, "--clock", "virtual", "--os", "ios", "--os-seed", String(r.seed),
             ]
-                + r.passthrough)
+                + (r.scenario.legacy ? ["--ios-defaults", "legacy"] : []) + r.passthrough)
         let sim: SystemSimulation
         do throws(SystemSimulation.SimulationError) {
             let plugin = try SimulationPlugin(launcher: launcher)
@@ -138,9 +147,11 @@ enum WeekCommand {
             (r.scenario.appStates ? "app states on" : "app states off")
             + (r.scenario.usage ? ", usage scheduling on" : "")
         let policy =
-            r.scenario.usage
-            ? "the default policy with appStates and usageScheduling on"
-            : r.scenario.appStates ? "the default policy with appStates on" : "the default policy"
+            !r.scenario.legacy
+            ? "the default policy"
+            : r.scenario.usage
+                ? "the legacy defaults with appStates and usageScheduling on"
+                : r.scenario.appStates ? "the legacy defaults with appStates on" : "the legacy defaults"
         guard r.json else {
             Console.out(
                 "\(r.scenario.days) simulated days under --os ios, \(policy) (OS seed \(r.seed), "

@@ -64,13 +64,18 @@ struct IOSDemoScenario {
             try? sim.os(OSExplain.self, .init(identifier: identifier)).get()
         }
 
-        sim.note("iOS decides on its own here (--os ios); launches come at their earliest date (no random delay today)")
-        try sim.os(
-            OSSetPolicy.self,
-            .init(
-                refreshDelayMaxSecs: 0, processingDelayMaxSecs: 0, refreshEarlyExpiryChance: 1,
-                // These four happenings are one task at a time (the seed's assumption).
-                maxConcurrentTasks: .some(1)))
+        sim.note(
+            "iOS decides on its own here (--os ios); launches come at their earliest date (no random delay today), "
+                + "and until the last part the app is only running or not (appStates and usageScheduling off)")
+        var policy = IOSPolicy.Update(
+            refreshDelayMaxSecs: 0, processingDelayMaxSecs: 0, refreshEarlyExpiryChance: 1,
+            // These four happenings are one task at a time (the seed's assumption).
+            maxConcurrentTasks: .some(1))
+        // The five happenings are the model before issue 23 (`--ios-defaults legacy`): no
+        // suspension between them, launches that ignore use.
+        policy.appStates = .init(appStates: false)
+        policy.usage = .init(usageScheduling: false)
+        try sim.os(OSSetPolicy.self, policy)
 
         // 1. A refresh expired early.
         try start("The app starts the sync service (run 1: the sync would take an hour)", config)

@@ -21,11 +21,13 @@ import RustSide
 struct WeekScenario {
     /// Days played.
     var days = 7
-    /// Whether the policy's `appStates` is switched on first.
-    var appStates = false
+    /// Whether the plugin runs under `--ios-defaults legacy` (`--legacy`).
+    var legacy = false
+    /// Whether the policy has `appStates` on (switched on first under ``legacy``).
+    var appStates = true
     /// Whether the policy's `usageScheduling` is switched on first (with `appStates`: without
     /// them a running app cannot be opened again, so the user's openings would not count).
-    var usage = false
+    var usage = true
 
     /// How long every sync takes: within the 28-second safety timer.
     static let syncSeconds: Double = 20
@@ -40,7 +42,7 @@ struct WeekScenario {
     /// Plays the days on `sim` (a plugin under `--os ios`, started with
     /// `appStartsServiceAtLaunch: config`).
     func play(on sim: SystemSimulation) throws(SystemSimulation.SimulationError) {
-        if appStates || usage {
+        if legacy, appStates || usage {
             var update = IOSPolicy.Update()
             // Use needs the app's states: without them a running app cannot be opened again.
             update.appStates = .init(appStates: true)

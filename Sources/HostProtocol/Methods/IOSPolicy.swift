@@ -47,9 +47,10 @@ public struct IOSPolicy: JSONCodable, Codable, Hashable {
     /// processing task may run together, as on a device: immich-app/immich pull request
     /// 22111); `1` is the seed's assumption (seed lines 52-57). Written only when set.
     @InRangeIfPresent<ConcurrentTasks> public var maxConcurrentTasks: Int?
-    /// The app's states (issue 23; default false, the model before it: a process is only
-    /// running or not). True: `foreground`, `background`, `suspended` and `notRunning`, with
-    /// their rules (`docs/rules.md`, "App states"). Written only when set.
+    /// The app's states (issue 23; default true; false under `--ios-defaults legacy`, the
+    /// model before it: a process is only running or not). True: `foreground`, `background`,
+    /// `suspended` and `notRunning`, with their rules (`docs/rules.md`, "App states").
+    /// Written only when set.
     public var appStates: Bool?
     /// With `appStates`: how long an app in the background with no task running stays
     /// unsuspended (default 5: Apple, "Extending your app's background execution time":
@@ -62,8 +63,9 @@ public struct IOSPolicy: JSONCodable, Codable, Hashable {
     /// With `appStates`: the jetsam comes at a time drawn uniformly, to the millisecond, from the
     /// suspension to this many seconds after it (default 3600). Written only when set.
     @InRangeIfPresent<Seconds> public var jetsamWithinSecs: Double?
-    /// Scheduling driven by use (issue 23; default false): the usage score, the week without
-    /// use, the refresh spacing (`docs/rules.md`, "App usage"). Written only when set.
+    /// Scheduling driven by use (issue 23; default true, false under `--ios-defaults legacy`):
+    /// the usage score, the week without use, the refresh spacing (`docs/rules.md`, "App
+    /// usage"). Written only when set.
     public var usageScheduling: Bool?
     /// With `usageScheduling`: the usage score halves every this many seconds without use
     /// (default 86400, a day). Written only when set.
@@ -84,8 +86,19 @@ public struct IOSPolicy: JSONCodable, Codable, Hashable {
     /// `suspendDelaySecs`' default.
     public static let defaultSuspendDelaySecs: Double = 5
 
-    /// The defaults.
-    public static let defaults = IOSPolicy(
+    /// The defaults (`--ios-defaults device`, the default): ``legacy`` with the app's states
+    /// and scheduling driven by use on (issue 23), so that a week plays as field reports
+    /// describe (`docs/rules.md`, "A week with the default policy").
+    public static let defaults: IOSPolicy = {
+        var policy = legacy
+        policy.appStates = true
+        policy.usageScheduling = true
+        return policy
+    }()
+
+    /// The defaults before issue 23 (`--ios-defaults legacy`): no app states, no usage; the
+    /// members of both are left out of the written policy, as they were then.
+    public static let legacy = IOSPolicy(
         refreshBudgetSecs: 30, refreshEarlyExpiryChance: 0.2, refreshEarlyExpiryMinSecs: 2,
         refreshEarlyExpiryMaxSecs: 5,
         processingBudgetSecs: 600, watchdogGraceSecs: 5, refreshDelayMinSecs: 0, refreshDelayMaxSecs: 1800,

@@ -64,11 +64,14 @@ public struct IOSStateSnapshot: JSONCodable, Codable, Hashable {
     /// With the policy's `appStates`: where the app is (`foreground`, `background`, `suspended`,
     /// `notRunning`); absent otherwise.
     public var appState: AppState?
+    /// With the policy's `usageScheduling`: when the user last used the app (the session's start
+    /// counts as a use; the current time while the app is in the foreground); absent otherwise.
+    public var lastUsedAt: VirtualTime?
 
     /// The `ios` member; `runningTasks` defaults to `runningTask` alone.
     public init(
         app: AppStatus, policy: IOSPolicy, energy: Energy, runningTask: RunningTask?, nextEventAt: VirtualTime? = nil,
-        runningTasks: [RunningTask]? = nil, appState: AppState? = nil
+        runningTasks: [RunningTask]? = nil, appState: AppState? = nil, lastUsedAt: VirtualTime? = nil
     ) {
         self.app = app
         self.policy = policy
@@ -77,6 +80,7 @@ public struct IOSStateSnapshot: JSONCodable, Codable, Hashable {
         self.nextEventAt = nextEventAt
         self.runningTasks = runningTasks ?? (runningTask.map { [$0] } ?? [])
         self.appState = appState
+        self.lastUsedAt = lastUsedAt
     }
 
 }

@@ -10,6 +10,16 @@ public enum OSMode: String, JSONStringEnum, Hashable {
     case simulator
 }
 
+/// Which defaults the `--os ios` policy starts from (`--ios-defaults`).
+public enum IOSDefaults: String, JSONStringEnum, Hashable {
+    /// The device as calibrated (issue 23; the default): the app's states and scheduling
+    /// driven by use on (``IOSPolicy/defaults``).
+    case device
+    /// The model before issue 23: a process is only running or not, launches ignore use
+    /// (``IOSPolicy/legacy``); kept so that hosts, tests and traces written for it replay.
+    case legacy
+}
+
 /// Why the OS ran a task's expiration handler: `os/taskExpired`'s `cause` (under `--os ios`).
 public enum ExpirationCause: String, JSONStringEnum, Hashable {
     /// `os/expire` (the debugger's simulate-expiration).

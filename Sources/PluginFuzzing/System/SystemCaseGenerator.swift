@@ -138,12 +138,17 @@ struct SystemCaseGenerator {
         }
     }
 
-    /// The policy that turns the app's states on (issue 23): the suspension delay (Apple's 5 s,
-    /// none, or 30 s) and the jetsam's chance (none, the default 0.1, or every suspension).
+    /// The app's states and use (issue 23; both on under the device's defaults): the suspension
+    /// delay (Apple's 5 s, none, or 30 s) and the jetsam's chance (none, the default 0.1, or
+    /// every suspension); one time in five the model before them instead (both off, as under
+    /// `--ios-defaults legacy`), and otherwise scheduling driven by use on or, one time in
+    /// four, off.
     mutating func appStatesPolicy() -> SystemAction {
         var update = IOSPolicy.Update()
+        let on = !rng.chance(0.2)
         update.appStates = .init(
-            appStates: true, suspendDelaySecs: pick([5, 5, 0, 30]), jetsamChance: pick([0, 0, 0.1, 1]))
+            appStates: on, suspendDelaySecs: pick([5, 5, 0, 30]), jetsamChance: pick([0, 0, 0.1, 1]))
+        update.usage = .init(usageScheduling: on && !rng.chance(0.25))
         return .policy(update)
     }
 
