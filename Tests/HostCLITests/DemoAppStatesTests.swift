@@ -3,8 +3,8 @@ import HostProtocol
 import HostTestSupport
 import Testing
 
-/// `plugin-host demo --os ios --app-states`: the day's sixth part, the app's states (issue
-/// 23), run as a binary. Its notes are held to the plugin's events in the same run.
+/// `plugin-host demo --os ios`: the day's sixth part, the app's states (issue 23; the default,
+/// also asked for by `--app-states`), run as a binary. Its notes are held to the plugin's events in the same run.
 @Suite("plugin-host demo --os ios --app-states")
 struct DemoAppStatesTests {
     @Test func showsOpenedLeftSuspendedWokenAndExpiredByOpening() async throws {
@@ -50,15 +50,27 @@ struct DemoAppStatesTests {
         #expect(causes.last == "foreground", "\(causes)")
     }
 
-    @Test func withoutTheOptionTheDayHasNoSixthPart() async throws {
-        let r = try await runHost(["demo", "--os", "ios"])
-        #expect(!r.stdout.contains("From now on iOS tracks the app's states"))
-        #expect(!r.stdout.contains("os/appStateChanged"))
+    /// The sixth part is the default (`--app-states` is kept for older command lines); `--legacy`
+    /// leaves it out.
+    @Test func theSixthPartIsTheDefaultAndLegacyLeavesItOut() async throws {
+        let plain = try await runHost(["demo", "--os", "ios"])
+        #expect(plain.stdout.contains("From now on iOS tracks the app's states"))
+        let legacy = try await runHost(["demo", "--os", "ios", "--legacy"])
+        #expect(legacy.status == 1, "stderr: \(legacy.stderr)")  // the fifth part's let-go
+        #expect(!legacy.stdout.contains("From now on iOS tracks the app's states"))
+        #expect(!legacy.stdout.contains("os/appStateChanged"))
     }
 
-    @Test func needsOSIOS() async throws {
-        let r = try await runHost(["demo", "--app-states"])
+    @Test(arguments: ["--app-states", "--legacy"])
+    func needsOSIOS(flag: String) async throws {
+        let r = try await runHost(["demo", flag])
         #expect(r.status == 64)
-        #expect(r.stderr.contains("plugin-host demo: --app-states needs --os ios"), "\(r.stderr)")
+        #expect(r.stderr.contains("plugin-host demo: \(flag) needs --os ios"), "\(r.stderr)")
+    }
+
+    @Test func legacyAndTheSixthPartContradict() async throws {
+        let r = try await runHost(["demo", "--os", "ios", "--legacy", "--app-states"])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--legacy leaves out the sixth part that --app-states asks for"), "\(r.stderr)")
     }
 }

@@ -14,7 +14,7 @@ extension DemoCommand {
             for flag in ["--os-seed"] where args.value(flag) != nil {
                 throw Arguments.UsageError("\(flag) needs --os ios")
             }
-            for flag in ["--restart-at-launch", "--app-states"] where args.has(flag) {
+            for flag in ["--restart-at-launch", "--app-states", "--legacy"] where args.has(flag) {
                 throw Arguments.UsageError("\(flag) needs --os ios")
             }
             return nil
@@ -26,7 +26,10 @@ extension DemoCommand {
         var scenario = IOSDemoScenario()
         scenario.safetyTimeoutSeconds = safetyTimeout
         scenario.restartAtLaunch = args.has("--restart-at-launch")
-        scenario.appStates = args.has("--app-states")
+        if args.has("--legacy"), args.has("--app-states") {
+            throw Arguments.UsageError("--legacy leaves out the sixth part that --app-states asks for")
+        }
+        scenario.appStates = !args.has("--legacy")
         return (scenario, try args.uint64("--os-seed") ?? 0)
     }
 }

@@ -41,9 +41,12 @@ enum DemoCommand {
           --os manual|ios               the emulated OS: told what to do (default) or acting on its own
           --os-seed N                   with --os ios: the OS's seed (default 0)
           --restart-at-launch           with --os ios: the app's code starts the service at every launch
-          --app-states                  with --os ios: a sixth part, the app's states (the policy's appStates):
-                                        opened, sent to the background, suspended, woken by a launch, and
-                                        a task expired by the user opening the app
+          --legacy                      with --os ios: the five parts only, without the sixth: the app's
+                                        states (the policy's appStates, on by default): opened, sent to
+                                        the background, suspended, woken by a launch, and a task expired
+                                        by the user opening the app
+          --app-states                  with --os ios: the sixth part (the default; kept for older
+                                        command lines)
           --timeout SECONDS             real time the plugin has to answer each request, initialize
                                         included (default 10)
           --full                        print every message of the timeline, not the brief view
@@ -102,7 +105,7 @@ enum DemoCommand {
                     "--plugin", "--profile", "--work-seconds", "--overrun-seconds", "--safety-timeout",
                     "--earliest-begin-minutes", "--expire-after", "--mermaid", "--os", "--os-seed", "--timeout",
                 ],
-                flags: ["--help", "--json", "--restart-at-launch", "--full", "--app-states"])
+                flags: ["--help", "--json", "--restart-at-launch", "--full", "--app-states", "--legacy"])
             if args.has("--help") {
                 Console.out(usage)
                 return .done(ExitCode.ok)

@@ -24,6 +24,10 @@ import RustSide
 ///    go of the processing task (`cleanup()` sets both references to nil): iOS expires it
 ///    at its budget, nothing completes it, and the watchdog kills the app, so the
 ///    verdict says a rule broke. Under `--profile strict` both are completed.
+/// 6. The app's states (not with `--legacy`): the five parts above switch the app's states and
+///    scheduling driven by use off (the model they were written for); the sixth switches the
+///    states on again and shows the app opened, left, suspended, woken by a launch, and a task
+///    expired by the user opening the app (``playAppStates(on:)``).
 ///
 /// That is the seed profile's day; under `--profile strict` the opened app releases
 /// the keepalive, so nothing is left to launch. The notes that say what happened are
@@ -33,8 +37,9 @@ struct IOSDemoScenario {
     var safetyTimeoutSeconds: Double = 28
     /// Whether the app's code starts the service at every launch.
     var restartAtLaunch = false
-    /// Whether the day ends with the app's states (`--app-states`): ``playAppStates(on:)``.
-    var appStates = false
+    /// Whether the day ends with the app's states (the default; not with `--legacy`):
+    /// ``playAppStates(on:)``.
+    var appStates = true
 
     /// Every sync in this day would take an hour: iOS decides when they end.
     static let syncSeconds: Double = 3600
