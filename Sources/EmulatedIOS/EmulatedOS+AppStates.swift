@@ -16,8 +16,8 @@ import HostProtocol
 ///   suspended again after the same delay.
 ///
 /// Changes between the three are announced by `os/appStateChanged`; a process's start and end
-/// by `os/appLaunched` and `os/appTerminated`. With `appStates` off (the default) none of this
-/// happens: a process is only running or not, as before the issue.
+/// by `os/appLaunched` and `os/appTerminated`. With `appStates` off (`--ios-defaults legacy`)
+/// none of this happens: a process is only running or not, as before the issue.
 extension EmulatedOS {
     /// Whether the policy models the app's states.
     package var modelsAppStates: Bool { ios?.policy.modelsAppStates == true }
