@@ -65,9 +65,18 @@ extension EmulatedOS {
     }
 
     /// `appStates` was switched on: a running app is taken to be in the background, idle from
-    /// now (as if the user had opened it and left it before the session).
+    /// now (as if the user had opened it and left it before the session). Switched off: a
+    /// suspended app runs again (`os/appStateChanged {state: "background"}`), and a use in the
+    /// foreground ends.
     package func appStatesSwitched(on: Bool, wasOn: Bool) {
-        guard let ios, on, !wasOn else { return }
+        guard let ios, on != wasOn else { return }
+        guard on else {
+            // Switched off while suspended: the app runs again (announced, so that a host that
+            // froze the app's side on the suspension thaws it), as a process only running or not.
+            if ios.life.state == .suspended { changeAppState(to: .background) }
+            if ios.life.state == .foreground { ios.lastUsedAt = clock.now }
+            return
+        }
         ios.life = AppLife(at: clock.now)
         ios.life.state = app.isRunning ? .background : .notRunning
     }

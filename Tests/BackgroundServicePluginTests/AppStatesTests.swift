@@ -31,6 +31,7 @@ struct AppStatesTests {
         #expect(Replies.events("os/appStateChanged", in: device).map { $0["state"]?.stringValue } == ["suspended"])
         #expect(device.contains(Self.evState("suspended", at: "5")))
         #expect(try Replies.state(4, in: device).ios?.appState == .suspended)
+        #expect(try Replies.state(4, in: device).ios?.lastUsedAt == .zero)  // the session's start
         #expect(device.last == ok(5, policyJSON()))
 
         let legacy = try Plugin.lines(iosFlags(legacy: true), script)
@@ -47,8 +48,35 @@ struct AppStatesTests {
                     )))
             #expect(try Replies.state(4, in: lines).ios?.appState == nil)
         }
+        #expect(try Replies.state(4, in: legacy).ios?.lastUsedAt == nil)
         #expect(legacy.last == ok(5, policyJSON(legacy: true)))
         #expect(off.last == ok(5, policyJSON(["appStates": "false"])))
+    }
+
+    /// Switched off while suspended, the app runs again, announced (the host thaws the app's side
+    /// on it), and no state is modelled after.
+    @Test func switchingOffWhileSuspendedResumesTheApp() throws {
+        let lines = try Plugin.lines(
+            iosFlags(), [advance(1, "10"), setPolicy(2, #"{"appStates":false}"#), advance(3, "100"), state(4)])
+        #expect(
+            Replies.events("os/appStateChanged", in: lines).map { $0["state"]?.stringValue } == [
+                "suspended", "background",
+            ])
+        #expect(lines.contains(Self.evState("background", at: "10")))
+        #expect(try Replies.state(4, in: lines).ios?.appState == nil)
+    }
+
+    /// `ios.lastUsedAt` is the last use: now while the app is in the foreground, the moment it
+    /// left after.
+    @Test func lastUsedAtFollowsTheForeground() throws {
+        let lines = try Plugin.lines(
+            iosFlags(),
+            [
+                advance(1, "100"), openApp(2), advance(3, "50"), state(4), Self.toBackground(5), advance(6, "50"),
+                state(7),
+            ])
+        #expect(try Replies.state(4, in: lines).ios?.lastUsedAt == VirtualTime(seconds: 150))
+        #expect(try Replies.state(7, in: lines).ios?.lastUsedAt == VirtualTime(seconds: 150))
     }
 
     /// In the background with no task running, the app is suspended `suspendDelaySecs` after

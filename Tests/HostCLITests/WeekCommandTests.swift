@@ -97,8 +97,9 @@ struct WeekCommandTests {
         let r = try await runHost(["week", "--days", "1", "--profile", "strict", "--json"])
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let report = try JSONParser.parse(Array(r.stdout.utf8))
-        let kinds = Set(report["events"]?.arrayValue?.compactMap { $0["event"]?.stringValue } ?? ["none"])
-        #expect(kinds.isSubset(of: ["appTerminated"]), "\(kinds)")
+        let events = report["events"]?.arrayValue ?? [["event": "none"]]
+        let jetsam = events.allSatisfy { $0["event"] == "appTerminated" && $0["reason"] == "jetsam" }
+        #expect(jetsam, "\(events)")
         #expect(report["atTheEnd"]?["refresh"]?.stringValue == "not pending, so there is nothing to launch")
     }
 
@@ -121,7 +122,7 @@ struct WeekCommandTests {
 
     @Test(arguments: [
         ["--days", "0"], ["--days", "x"], ["--days", "61"], ["--bogus"], ["extra"], ["--profile", "nope"],
-        ["--os-seed", "-1"], ["--days"], ["--usage"], ["--app-states"],
+        ["--os-seed", "-1"], ["--days"], ["--", "--ios-defaults", "legacy"], ["--", "--ios-defaults=device"],
     ])
     func usageErrors(_ options: [String]) async throws {
         let r = try await runHost(["week"] + options)

@@ -44,7 +44,8 @@ enum DemoCommand {
           --legacy                      with --os ios: the five parts only, without the sixth: the app's
                                         states (the policy's appStates, on by default): opened, sent to
                                         the background, suspended, woken by a launch, and a task expired
-                                        by the user opening the app
+                                        by the user opening the app (the plugin keeps the device's
+                                        defaults; the five parts switch the states and use off themselves)
           --app-states                  with --os ios: the sixth part (the default; kept for older
                                         command lines)
           --timeout SECONDS             real time the plugin has to answer each request, initialize

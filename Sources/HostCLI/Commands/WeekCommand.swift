@@ -41,11 +41,11 @@ enum WeekCommand {
                                   launches that ignore use)
           --app-states            with --legacy: switch the policy's appStates on first: the user's
                                   openings bring the app to the foreground, and leaving it sends it
-                                  to the background (always so without --legacy)
+                                  to the background (without --legacy the defaults have it: accepted)
           --usage                 with --legacy: switch the policy's usageScheduling (and appStates)
                                   on first: launches depend on use (a score that halves per day unused;
                                   refresh launches 6 h / score apart, processing a day / score; nothing
-                                  after a week unused; always so without --legacy)
+                                  after a week unused; without --legacy the defaults have it: accepted)
           --timeout SECONDS       real time the plugin has to answer each request (default 10)
           --json                  print the days, the totals and the events counted as JSON
           --plugin-log-prefix TEXT  what the plugin's stderr lines start with (default "[plugin] ")
@@ -83,8 +83,10 @@ enum WeekCommand {
             }
             r.scenario.days = try args.int("--days", default: 7, range: 1...60)
             r.scenario.legacy = args.has("--legacy")
-            for flag in ["--app-states", "--usage"] where args.has(flag) && !r.scenario.legacy {
-                throw Arguments.UsageError("\(flag) needs --legacy: without it the policy has it on already")
+            // (Without --legacy, --app-states and --usage ask for what the defaults have: accepted,
+            // so that the command lines documented before the device's defaults still run.)
+            if args.passthrough.contains(where: { $0 == "--ios-defaults" || $0.hasPrefix("--ios-defaults=") }) {
+                throw Arguments.UsageError("the plugin's defaults are chosen by --legacy, not by -- --ios-defaults")
             }
             r.scenario.usage = !r.scenario.legacy || args.has("--usage")
             r.scenario.appStates = !r.scenario.legacy || args.has("--app-states") || r.scenario.usage

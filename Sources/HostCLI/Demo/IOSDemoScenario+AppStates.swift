@@ -3,7 +3,7 @@ import HostSimulation
 import PluginHost
 import RustSide
 
-/// The ios day's sixth part, with `--app-states` (issue 23): the app's states. The user
+/// The ios day's sixth part (issue 23; the default, not with `--legacy`): the app's states. The user
 /// opens the app (foreground), leaves it (background), iOS suspends it, a refresh launch
 /// wakes it, and the user opening the app 10 s into the task expires it (cause
 /// `foreground`). What the notes say is read from the timeline and from what iOS answers.

@@ -155,7 +155,7 @@ struct IOSDemoScenario {
         try wait(600)
         sim.note(letGo(story, sim))
 
-        // 6. The app's states (--app-states only: the day without it stays as it was).
+        // 6. The app's states (the default; `--legacy` leaves the part out).
         if appStates { try playAppStates(on: sim) }
     }
 

@@ -25,8 +25,9 @@ struct WeekScenario {
     var legacy = false
     /// Whether the policy has `appStates` on (switched on first under ``legacy``).
     var appStates = true
-    /// Whether the policy's `usageScheduling` is switched on first (with `appStates`: without
-    /// them a running app cannot be opened again, so the user's openings would not count).
+    /// Whether the policy has `usageScheduling` on (switched on first under ``legacy``, with
+    /// `appStates`: without them a running app cannot be opened again, so the user's openings
+    /// would not count).
     var usage = true
 
     /// How long every sync takes: within the 28-second safety timer.
