@@ -70,6 +70,15 @@ extension SystemSimulation {
         }
     }
 
+    /// The next time after now at which ``advance(by:)`` would stop: the plugin's next due
+    /// time (``pluginNextDue()``: its safety timer or an auto-launch, under `--os ios` its
+    /// `ios.nextEventAt`), the OS's refresh budget's end, or the host clock's next sleeper; nil
+    /// when nothing is due after now.
+    public func nextDue() throws(SimulationError) -> VirtualTime? {
+        let (pluginDue, budgetEnd) = try pluginNextDue()
+        return [pluginDue, clock.nextDeadline, budgetEnd].compactMap { $0 }.filter { $0 > now }.min()
+    }
+
     /// Most steps ``advance(by:)`` takes at one instant before it gives up (`runaway`).
     static let maxStepsPerInstant = 1_000
 

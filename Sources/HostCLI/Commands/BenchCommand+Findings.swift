@@ -59,6 +59,8 @@ enum FindingPowerBench {
         var json = false
         /// `--swarm`: the fuzzer's swarm testing.
         var swarm = false
+        /// `--clock-bias`: the fuzzer's clock bias.
+        var clockBias = false
     }
 
     /// Runs every configuration and seed; progress on stderr.
@@ -72,6 +74,7 @@ enum FindingPowerBench {
                     behaviour: .seed, seed: UInt64(seed), runs: nil, seconds: r.seconds, maxSteps: 30, jobs: 1,
                     os: c.os, dispatch: c.dispatch)
                 configuration.swarm = r.swarm
+                configuration.clockBias = r.clockBias
                 let fuzzer = SystemFuzzer(configuration: configuration, progress: FuzzProgress(quiet: true))
                 var failed = ""
                 do throws(PluginFailure) { _ = try fuzzer.run() } catch {
@@ -111,7 +114,8 @@ enum FindingPowerBench {
     static func text(_ m: Measurement, _ r: Request) -> String {
         let width = max(String("\(r.seeds)/\(r.seeds)").count + 2, 7)
         var lines = [
-            "time to first finding, system level\(r.swarm ? " (swarm)" : ""), seed plugin and Rust side, 1 job, "
+            "time to first finding, system level\(r.swarm ? " (swarm)" : "")\(r.clockBias ? " (clock bias)" : ""), "
+                + "seed plugin and Rust side, 1 job, "
                 + "\(r.seeds) seeds, "
                 + "\(r.seconds) s each (\(r.plugin == PluginLocator.builtin ? "built-in engine" : r.plugin)); "
                 + "a seed that missed a finding counts as longer than \(r.seconds) s",
@@ -135,7 +139,8 @@ enum FindingPowerBench {
     static func json(_ m: Measurement, _ r: Request) -> JSONValue {
         .object([
             "seeds": .number(JSONNumber(r.seeds)), "secondsPerRun": .number(JSONNumber(r.seconds)),
-            "plugin": .string(r.plugin), "swarm": .bool(r.swarm), "failures": .array(m.failures.map { .string($0) }),
+            "plugin": .string(r.plugin), "swarm": .bool(r.swarm),
+            "clockBias": .bool(r.clockBias), "failures": .array(m.failures.map { .string($0) }),
             "findings": .array(
                 m.rows.map { row in
                     .object([
@@ -157,7 +162,7 @@ extension BenchCommand {
         do throws(Arguments.UsageError) {
             let args = try Arguments(
                 arguments, options: ["--plugin", "--seeds", "--finding-seconds"],
-                flags: ["--help", "--findings", "--json", "--swarm"])
+                flags: ["--help", "--findings", "--json", "--swarm", "--clock-bias"])
             if args.has("--help") {
                 Console.out(usage)
                 return ExitCode.ok
@@ -169,6 +174,7 @@ extension BenchCommand {
             r.seconds = try args.double("--finding-seconds", default: r.seconds, range: 0.1...3600)
             r.json = args.has("--json")
             r.swarm = args.has("--swarm")
+            r.clockBias = args.has("--clock-bias")
             r.plugin = PluginLocator.resolve(args.value("--plugin") ?? PluginLocator.builtin)
             guard PluginLocator.isAvailable(r.plugin) else {
                 return HostCLI.pluginMissing("bench", path: r.plugin, explicit: true, usage: usage)

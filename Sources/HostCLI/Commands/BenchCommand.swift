@@ -67,7 +67,8 @@ enum BenchCommand {
         it was found, the median over all seeds and the worst time to first finding (from
         the run's start to the end of the first case that showed it; a seed that missed it
         counts as longer than the cap: "> S"). Options: --plugin (default builtin), --seeds,
-        --finding-seconds, --swarm (the fuzzer's swarm testing), --json. It takes
+        --finding-seconds, --swarm (the fuzzer's swarm testing), --clock-bias (its clock
+        bias), --json. It takes
         4 x seeds x S seconds; exit 3 when the plugin failed in a run (the other runs still
         count).
 

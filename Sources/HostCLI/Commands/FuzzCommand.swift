@@ -37,6 +37,9 @@ enum FuzzCommand {
           --swarm                system level: swarm testing, each case leaves out a random part of the
                                  action alphabet (docs/fuzzing.md, "Swarm testing"); the same --seed with
                                  and without it gives other cases
+          --clock-bias           system level: half the time steps go to the next deadline (a timer, a
+                                 budget, the watchdog, the Rust side's) instead of by a drawn amount
+                                 (docs/fuzzing.md, "Clock bias"); other cases for the same --seed
           --exhaustive           every sequence up to --depth over a small alphabet (plugin level; no
                                  --seed, --runs, --time or --jobs)
           --os manual|ios        system level: the emulated OS told what to do (default), or acting on its
@@ -67,6 +70,8 @@ enum FuzzCommand {
         var exhaustive = false
         /// `--swarm` (system level).
         var swarm = false
+        /// `--clock-bias` (system level).
+        var clockBias = false
         var jobs = 1
         var out = "fuzz-out"
         var pluginArguments: [String] = []
@@ -89,7 +94,8 @@ enum FuzzCommand {
         }
         let limit = s.runs.map { "\($0) cases" } ?? "\(s.seconds) s"
         return "level \(s.level), profile \(s.profile.rawValue), dispatch \(s.dispatch.rawValue), seed \(s.seed), "
-            + "\(limit), \(s.jobs) job(s)\(s.swarm ? ", swarm" : ""), plugin \(s.plugin)"
+            + "\(limit), \(s.jobs) job(s)\(s.swarm ? ", swarm" : "")\(s.clockBias ? ", clock bias" : ""), "
+            + "plugin \(s.plugin)"
     }
 
     static func parse(_ arguments: [String]) throws(Arguments.UsageError) -> Settings? {
@@ -99,7 +105,7 @@ enum FuzzCommand {
                 "--plugin", "--level", "--profile", "--dispatch", "--seed", "--runs", "--time", "--depth", "--jobs",
                 "--out", "--os", "--timeout",
             ],
-            flags: ["--help", "--exhaustive", "--swarm"])
+            flags: ["--help", "--exhaustive", "--swarm", "--clock-bias"])
         if args.has("--help") { return nil }
         guard args.positional.isEmpty else {
             throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"")
@@ -127,6 +133,8 @@ enum FuzzCommand {
         if s.exhaustive, s.level != "plugin" { throw Arguments.UsageError("--exhaustive is for --level plugin") }
         s.swarm = args.has("--swarm")
         if s.swarm, s.level != "system" { throw Arguments.UsageError("--swarm is for --level system") }
+        s.clockBias = args.has("--clock-bias")
+        if s.clockBias, s.level != "system" { throw Arguments.UsageError("--clock-bias is for --level system") }
         for option in ["--seed", "--runs", "--time", "--jobs"] where s.exhaustive && args.value(option) != nil {
             throw Arguments.UsageError("\(option) does not apply to --exhaustive (every sequence, one plugin)")
         }

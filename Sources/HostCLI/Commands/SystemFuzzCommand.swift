@@ -22,6 +22,7 @@ enum SystemFuzzCommand {
             maxSteps: s.depth, jobs: s.jobs, os: s.os, dispatch: s.dispatch,
             answerTimeout: FuzzCommand.answerTimeout(s))
         configuration.swarm = s.swarm
+        configuration.clockBias = s.clockBias
         let fuzzer = SystemFuzzer(configuration: configuration, progress: progress)
         let driven = FuzzCommand.drive(
             progress, run: fuzzer.run, soFar: { fuzzer.findings }, totals: { fuzzer.totals })
@@ -31,7 +32,7 @@ enum SystemFuzzCommand {
         let sides = s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"
         let rate = Int(Double(totals.steps) / max(elapsed, 0.001))
         let days = String(format: "%.1f", fuzzer.simulatedSeconds / 86_400 / max(elapsed, 0.001))
-        let swarm = s.swarm ? ", swarm" : ""
+        let swarm = (s.swarm ? ", swarm" : "") + (s.clockBias ? ", clock bias" : "")
         Console.out(
             "fuzz (system level\(os), profile \(s.profile.rawValue): \(sides), seed \(s.seed)\(swarm)): "
                 + "\(totals.cases) cases, "

@@ -95,7 +95,7 @@ extension SystemAction {
     var isTimePassing: Bool {
         if case .together(let during, _, _) = self { return during.isTimePassing }
         if case .advance = self { return true }
-        return false
+        return self == .advanceToNextDeadline
     }
 
     /// Whether the action is the developer's `os/launch` (alone, or at an invoke).

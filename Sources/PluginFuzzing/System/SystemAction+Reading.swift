@@ -78,6 +78,7 @@ extension SystemAction {
             }
             return .maxConcurrentTasks(Int(n))
         case "sendToBackground": return .sendToBackground
+        case "advanceToNextDeadline": return .advanceToNextDeadline
         case "together":
             guard let during = json["during"], let os = json["os"], let invoke = json["invoke"]?.stringValue else {
                 throw fail("together: \"during\", \"os\" and \"invoke\" (a method name) are required")

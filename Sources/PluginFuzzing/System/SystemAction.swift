@@ -41,6 +41,13 @@ public enum SystemAction: Sendable, Hashable {
     case maxConcurrentTasks(Int?)
     /// `--os ios` with the policy's `appStates`: the user leaves the app (`os/sendToBackground`, issue 23).
     case sendToBackground
+    /// Time passes to the next deadline, whichever comes first: the plugin's (a safety timer, an
+    /// auto-launch; under `--os ios` a budget, the watchdog, a launch, a suspension), the OS's
+    /// refresh budget, or the Rust side's (a sleeper on the host clock); a minute when none is
+    /// due (issue 25's clock bias,
+    /// `SystemCase+Deadline.swift`). Resolved when it is played, so that it still lands on a
+    /// deadline once shrinking has removed the steps before it.
+    case advanceToNextDeadline
 
     /// The action as JSON (trace files).
     public var json: JSONValue {
@@ -62,6 +69,7 @@ public enum SystemAction: Sendable, Hashable {
         case .onMainThread(let command): ["action": "onMainThread", "command": command.json]
         case .maxConcurrentTasks(let n): ["action": "maxConcurrentTasks", "limit": n.map { .number($0) } ?? .null]
         case .sendToBackground: ["action": "sendToBackground"]
+        case .advanceToNextDeadline: ["action": "advanceToNextDeadline"]
         }
     }
 
@@ -83,6 +91,7 @@ public enum SystemAction: Sendable, Hashable {
         switch self {
         case .advance(let d): now.adding(nanoseconds: d.nanoseconds)
         case .together(let during, _, _): during.end(from: now)
+        // (`advanceToNextDeadline` is resolved into an `advance` before this is asked.)
         default: now
         }
     }
@@ -108,6 +117,7 @@ public enum SystemAction: Sendable, Hashable {
         case .onMainThread(let command): "\(command.summary), from a synchronous command on the main thread"
         case .maxConcurrentTasks(let n): "iOS runs at most \(n.map(String.init) ?? "any number of") task(s) at once"
         case .sendToBackground: "the user leaves the app (it goes to the background)"
+        case .advanceToNextDeadline: "time passes to the next deadline"
         }
     }
 }

@@ -140,11 +140,12 @@ public struct SystemCase: Sendable {
             outcome.services.append(Array(services[seen.services...]))
             seen = (all.count, races.count, services.count)
         }
-        for (i, action) in actions.enumerated() {
-            // A run that ends as this action ends races the app's next command, if it is one.
-            let next = i + 1 < actions.count ? actions[i + 1] : nil
-            sim.appCommandAt = next?.isAppCommand == true ? action.end(from: sim.now) : nil
+        for (i, drawn) in actions.enumerated() {
             do throws(SystemSimulation.SimulationError) {
+                let action = try resolved(drawn, on: sim)
+                // A run that ends as this action ends races the app's next command, if it is one.
+                let next = i + 1 < actions.count ? actions[i + 1] : nil
+                sim.appCommandAt = next?.isAppCommand == true ? action.end(from: sim.now) : nil
                 let budgetBefore = sim.budgetExpirations.count
                 let relaunchesBefore = sim.relaunches.count
                 try sim.installInvalidations()
@@ -257,6 +258,8 @@ public struct SystemCase: Sendable {
             try sim.os(OSSetPolicy.self, .init(maxConcurrentTasks: .some(limit)))
         case .sendToBackground:
             try sim.os(OSSendToBackground.self, EmptyParams())
+        case .advanceToNextDeadline:
+            return try perform(resolved(action, on: sim), on: sim, config: config)
         }
         return nil
     }

@@ -21,7 +21,7 @@ extension SystemCaseGenerator {
             case .stop: self = .stop
             case .launch(let kind): self = kind == .refresh ? .launchRefresh : .launchProcessing
             case .expire: self = .expire
-            case .advance: self = .advance
+            case .advance, .advanceToNextDeadline: self = .advance
             case .conditions, .iosConditions: self = .conditions
             case .terminate: self = .terminate
             case .openApp: self = .openApp

@@ -37,6 +37,9 @@ public final class SystemFuzzer: Sendable {
         /// Swarm testing: each case leaves out a random part of the action alphabet
         /// (`SystemCaseGenerator+Swarm.swift`); off, the cases are drawn as before.
         public var swarm = false
+        /// Clock bias: half the time steps of a case go to the next deadline instead of by a drawn
+        /// amount (`SystemCase+Deadline.swift`); off, the cases are drawn as before.
+        public var clockBias = false
 
         /// A configuration.
         public init(

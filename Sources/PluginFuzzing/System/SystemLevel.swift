@@ -19,14 +19,15 @@ struct SystemLevel: FuzzLevel {
         let ios = configuration.os == .ios
         if ios { g.ios(&scenario) }
         let tauri = configuration.dispatch == .tauri
-        guard configuration.swarm else {
-            return SystemCase(
-                scenario: scenario, actions: g.actions(max: configuration.maxSteps, ios: ios, tauri: tauri))
+        var actions: [SystemAction]
+        if configuration.swarm {
+            let kinds = g.swarmKinds()
+            actions = g.swarmActions(max: configuration.maxSteps, ios: ios, tauri: tauri, kinds: kinds)
+        } else {
+            actions = g.actions(max: configuration.maxSteps, ios: ios, tauri: tauri)
         }
-        let kinds = g.swarmKinds()
-        return SystemCase(
-            scenario: scenario,
-            actions: g.swarmActions(max: configuration.maxSteps, ios: ios, tauri: tauri, kinds: kinds))
+        if configuration.clockBias { g.biasTowardsDeadlines(&actions) }
+        return SystemCase(scenario: scenario, actions: actions)
     }
 
     func run(_ c: SystemCase, on runner: inout SystemCaseRunner) -> SystemCase.Outcome {
