@@ -22,7 +22,7 @@ import Synchronization
 /// let transport = try InProcessTransport(arguments: ["--profile", "strict"])
 /// let connection = PluginConnection(transport: transport)
 /// ```
-public final class InProcessTransport: PluginTransport {
+public final class InProcessTransport: PluginTransport, InlineOutput {
     /// The engine's framing (`--framing lsp` gives LSP, anything else NDJSON).
     public let framing: Framing
     /// The largest frame a reader accepts from the engine.
@@ -33,6 +33,8 @@ public final class InProcessTransport: PluginTransport {
     private let log: LogRelay
     private let echo: Bool
     private let clock: WakeUpTimer?
+    /// The connection the output is handed to on the writing thread, once one asks (`InlineOutput`).
+    private let relay = InlineRelay()
 
     /// Starts an engine as the binary would with these arguments, the host's
     /// environment plus `environment` (`BSP_FAULT`); its log lines, prefixed as the
@@ -77,7 +79,10 @@ public final class InProcessTransport: PluginTransport {
         self.log = log
         engine = Mutex(made)
         clock = options.clock == .real && !options.echo ? WakeUpTimer() : nil
-        clock?.start { [weak self] in try? self?.step { $0.wakeUp() } }
+        clock?.start { [weak self] in
+            try? self?.step { $0.wakeUp() }
+            self?.pump()
+        }
     }
 
     deinit { clock?.stop() }
@@ -94,6 +99,16 @@ public final class InProcessTransport: PluginTransport {
     /// Waits for the engine's output and copies it; 0 once it has ended and all of it was taken.
     public func receive(into buffer: UnsafeMutableRawBufferPointer) -> Int { output.take(into: buffer) }
 
+    /// Hands the output to `consumer` from now on, through ``pump()`` (no reader
+    /// thread), starting with what the engine wrote before.
+    package func deliverInline(to consumer: @escaping @Sendable (InlineOutputChunk) -> Void) {
+        relay.install(consumer)
+        pump()
+    }
+
+    /// Hands what the engine has written to the consumer on this thread (`InlineOutput`).
+    package func pump() { relay.pump(output) }
+
     /// Ends the engine's input as a closed stdin does: the engine answers what the end
     /// completes (a last request without its newline) or cuts off (`-32700`), that
     /// output is moved out, and only then the output ends with status 0.
@@ -101,12 +116,14 @@ public final class InProcessTransport: PluginTransport {
         try? step { $0.endOfInput() }
         engine.withLock { _ in output.end(.exited(0)) }
         clock?.stop()
+        pump()
     }
 
     /// Ends the output at once as a SIGKILL would (`.signaled(SIGKILL)`).
     public func terminate() {
         engine.withLock { _ in output.end(.signaled(SIGKILL)) }
         clock?.stop()
+        pump()
     }
 
     /// How the output ended, nil while it goes on.

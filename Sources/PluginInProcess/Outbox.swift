@@ -9,6 +9,8 @@ final class Outbox: @unchecked Sendable {
     private var bytes: [UInt8] = []
     private var offset = 0
     private var ended: ExitStatus?
+    /// The end was taken by ``takeAvailable()``.
+    private var endTaken = false
 
     /// Adds output; fails once the output has ended.
     func append(_ more: [UInt8]) throws(HostError) {
@@ -51,6 +53,31 @@ final class Outbox: @unchecked Sendable {
             offset = 0
         }
         return n
+    }
+
+    /// What has been written and not taken, without waiting, and the end the first
+    /// time it is seen after the last bytes (for an `InlineRelay`).
+    func takeAvailable() -> (bytes: [UInt8], end: ExitStatus?) {
+        condition.lock()
+        defer { condition.unlock() }
+        var taken: [UInt8] = []
+        if offset == 0 {
+            swap(&taken, &bytes)
+        } else if offset < bytes.count {
+            taken = Array(bytes[offset...])
+            bytes.removeAll(keepingCapacity: true)
+        }
+        offset = 0
+        guard let ended, !endTaken else { return (taken, nil) }
+        endTaken = true
+        return (taken, ended)
+    }
+
+    /// Whether ``takeAvailable()`` would give anything.
+    var hasUntaken: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return offset < bytes.count || (ended != nil && !endTaken)
     }
 
     /// Waits up to `timeout` for the output to end; its status, or nil.

@@ -1,27 +1,19 @@
-import Dispatch
 import Synchronization
 
-/// A call's timeout: a one-shot timer source, cancelled (and so released at once)
-/// when the call completes first.
+/// A call's timeout on the process's ``TimeoutClock``, cancelled (its handler released
+/// at once) when the call completes first.
 final class CallTimer: Sendable {
-    /// Timers alive now, for tests: answered calls must not keep theirs.
-    static let live = Atomic<Int>(0)
-    // Thread-safe: scheduled before resume, then only cancel() is called.
-    private nonisolated(unsafe) let source: DispatchSourceTimer
+    /// Timers armed now, for tests: answered calls must not keep theirs.
+    static var live: Int { TimeoutClock.shared.liveCount }
+    private let token: UInt64
 
     init(after timeout: Duration, _ handler: @escaping @Sendable (Double) -> Void) {
         let seconds = timeout.seconds
-        source = DispatchSource.makeTimerSource(queue: .global())
-        source.setEventHandler { handler(seconds) }
-        source.schedule(deadline: .now() + seconds)
-        source.resume()
-        CallTimer.live.add(1, ordering: .relaxed)
+        let nanoseconds = seconds >= Double(Int64.max / 2) / 1e9 ? UInt64(Int64.max / 2) : UInt64(max(0, seconds * 1e9))
+        token = TimeoutClock.shared.schedule(afterNanoseconds: nanoseconds) { handler(seconds) }
     }
 
-    deinit {
-        source.cancel()
-        CallTimer.live.subtract(1, ordering: .relaxed)
-    }
+    deinit { TimeoutClock.shared.cancel(token) }
 
-    func cancel() { source.cancel() }
+    func cancel() { TimeoutClock.shared.cancel(token) }
 }

@@ -18,6 +18,7 @@ extension PluginConnection: PluginCalling {
             options.tap?(.sentNotification(RPCNotification(method: method, params: params)))
             return write(body, advancing: method == OSAdvanceTime.name)
         }
+        pumpInline()
         if let error { throw error }
     }
 
@@ -103,6 +104,7 @@ extension PluginConnection: PluginCalling {
         }
         slot?.writing(false)
         if let error { pending.abandon(id, with: error) }
+        pumpInline()
     }
 
     /// Writes bytes as they are (already framed: several frames, or deliberately broken
@@ -110,6 +112,7 @@ extension PluginConnection: PluginCalling {
     public func sendRaw(_ bytes: [UInt8]) throws(HostError) {
         let advancing = bytes.count < 1 << 20 && String(decoding: bytes, as: UTF8.self).contains(OSAdvanceTime.name)
         let error: HostError? = writer.withLock { _ in write(framed: bytes, advancing: advancing) }
+        pumpInline()
         if let error { throw error }
     }
 

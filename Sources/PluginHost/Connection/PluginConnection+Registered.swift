@@ -45,6 +45,7 @@ extension PluginConnection {
             return (call, write(call.body, advancing: call.request.method == OSAdvanceTime.name))
         }
         if let call, let error { pending.abandon(call.request.id, with: error) }
+        pumpInline()
         return call
     }
 }

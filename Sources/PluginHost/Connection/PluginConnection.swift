@@ -68,7 +68,9 @@ public final class PluginConnection: Sendable {
     package let options: Options
     private let notificationContinuation: AsyncStream<EventStream.Held>.Continuation
     /// Signalled once the reader thread has seen the end of the output.
-    private let readerDone = DispatchSemaphore(value: 0)
+    let readerDone = DispatchSemaphore(value: 0)
+    /// The transport, when it hands its output over on the writing thread (no reader thread).
+    let inline: (any InlineOutput)?
     /// What the plugin has written since the host last wrote; nil once it has flooded.
     let unprompted: Mutex<OutputMeter?>
     /// Events from the plugin, in order (kept as ``Options/notificationBuffer`` says).
@@ -93,6 +95,7 @@ public final class PluginConnection: Sendable {
     public init(transport: any PluginTransport, options: Options = Options()) {
         self.transport = transport
         self.options = options
+        inline = transport as? any InlineOutput
         let policy: AsyncStream<EventStream.Held>.Continuation.BufferingPolicy
         var held: PeerLimits?
         switch options.notificationBuffer {
@@ -108,18 +111,21 @@ public final class PluginConnection: Sendable {
         notificationContinuation = continuation
         unprompted = Mutex(
             OutputMeter(frames: options.limits.maxUnpromptedFrames, bytes: options.limits.maxUnpromptedBytes))
-        let done = readerDone
+        if let inline {
+            readInline(inline)
+            return
+        }
         TransportReading.frames(
             of: transport, thread: "plugin-stdout",
             onFrame: { [weak self] frame in self?.received(frame) },
             onFramingError: { [weak self] error in self?.protocolError("unreadable frame: \(error.description)") },
-            onEnd: { [weak self, options] status, leftover in
-                if leftover > 0 {
-                    let why = "the plugin's output ended in the middle of a frame (\(leftover) bytes)"
-                    options.tap?(.protocolError(why))
+            onEnd: { [weak self, options, readerDone] status, leftover in
+                if let self {
+                    self.readingEnded(status, leftover: leftover)
+                } else {
+                    if leftover > 0 { options.tap?(.protocolError(Self.cutOff(leftover))) }
+                    readerDone.signal()
                 }
-                self?.outputEnded(status)
-                done.signal()
             })
     }
 
@@ -137,7 +143,18 @@ public final class PluginConnection: Sendable {
 
     // MARK: - Reading
 
-    private func received(_ frame: ArraySlice<UInt8>) {
+    /// The output has ended (`leftover`: the bytes of a frame it cut off).
+    func readingEnded(_ status: ExitStatus?, leftover: Int) {
+        if leftover > 0 { options.tap?(.protocolError(Self.cutOff(leftover))) }
+        outputEnded(status)
+        readerDone.signal()
+    }
+
+    private static func cutOff(_ leftover: Int) -> String {
+        "the plugin's output ended in the middle of a frame (\(leftover) bytes)"
+    }
+
+    func received(_ frame: ArraySlice<UInt8>) {
         switch unprompted.withLock({ Bound.count(frame.count, in: &$0) }) {
         case .stopped: return  // flooded already: the rest is not read
         case .passed(let figures):
@@ -182,7 +199,7 @@ public final class PluginConnection: Sendable {
 
     /// Garbage on stdout: the connection cannot be trusted any more. Every pending
     /// call fails with the protocol error and the plugin is stopped.
-    private func protocolError(_ detail: String) {
+    func protocolError(_ detail: String) {
         options.tap?(.protocolError(detail))
         if let log = options.log {
             log("protocol error: \(detail)")
@@ -256,7 +273,7 @@ public final class PluginConnection: Sendable {
     }
 
     /// Call timeouts still holding a timer (answered or failed calls release theirs at once).
-    static var liveTimeouts: Int { CallTimer.live.load(ordering: .relaxed) }
+    static var liveTimeouts: Int { CallTimer.live }
 
     deinit {
         if transport.exitStatus == nil { transport.close(grace: .milliseconds(200)) }
