@@ -5,7 +5,8 @@ import Synchronization
 /// A JSON-RPC 2.0 connection to a plugin, over any ``PluginTransport``.
 ///
 /// Calls are registered in a pending table before they are written, written in
-/// call order by one writer, and answered from the reader thread. When the
+/// call order by one writer, and answered from the reader thread (over the engine in
+/// this process, an ``InlineOutput``, on the writing thread: no reader thread). When the
 /// plugin's output ends (exit, crash, closed stdout) every pending call fails at
 /// once with ``HostError/Code/pluginExited`` naming the status or signal. Calls
 /// take an optional timeout; a cancelled task stops waiting. Events arrive on
