@@ -38,7 +38,8 @@ public final class SimulationConnection: PluginCalling {
     let state = Mutex(State())
 
     /// Wraps `core`; its completions go to `completionHandoff` with their call's id (nil:
-    /// they run where the core runs them, on its reader thread).
+    /// they run where the core runs them: on its reader thread, or for the engine in this
+    /// process on the thread that hands its output over).
     public init(wrapping core: PluginConnection, completionHandoff: Handoff? = nil) {
         self.core = core
         handoff = completionHandoff

@@ -28,7 +28,8 @@ extension SystemSimulation {
 
 extension SystemSimulation.Shared {
     /// Follows `os/taskLaunched`, `os/taskExpired`, `os/taskCompleted` and `os/appTerminated`; on the
-    /// reader thread, under the lock that records the event, before the reply that follows it is delivered.
+    /// thread that reads the plugin's output (for the engine in this process, the one that hands it
+    /// over), under the lock that records the event, before the reply that follows it is delivered.
     mutating func followTasks(_ event: RPCNotification) {
         switch event.method {
         case TaskLaunchedEvent.name:

@@ -1,8 +1,9 @@
 import PluginHost
 import Synchronization
 
-/// Hands the engine's output to a connection on the thread that made it
-/// (`InlineOutput`): one thread at a time, in order, and nothing left behind.
+/// Hands the engine's output to a connection on a thread that pumps (a writer, the real
+/// clock's timer, a closer: `InlineOutput`): one thread at a time, in order, and nothing
+/// left behind.
 ///
 /// A thread that pumps while another hands output over returns at once; the one
 /// handing over looks again, with the claim held, before it lets go, so output

@@ -63,7 +63,7 @@ final class Outbox: @unchecked Sendable {
         var taken: [UInt8] = []
         if offset == 0 {
             swap(&taken, &bytes)
-        } else if offset < bytes.count {
+        } else {
             taken = Array(bytes[offset...])
             bytes.removeAll(keepingCapacity: true)
         }

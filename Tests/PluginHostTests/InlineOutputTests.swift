@@ -29,6 +29,18 @@ struct InlineOutputTests {
         #expect(connection.close() == .exited(0))
     }
 
+    @Test func rawBytesAreAnsweredToTheTapBeforeTheWriteReturns() throws {
+        let answered = Box<[RequestID]>([])
+        let connection = try PluginConnection.inProcess(
+            options: .init(
+                tap: { event in
+                    if case .receivedResponse(let r) = event { answered.update { $0.append(r.id) } }
+                }, stderrLine: { _ in }))
+        try connection.sendRaw(Array(#"{"jsonrpc":"2.0","id":77,"method":"plugin/state"}"#.utf8) + [0x0A])
+        #expect(answered.get == [.int(77)])
+        connection.close()
+    }
+
     @Test func aCompletionThatCallsAgainIsAnsweredToo() throws {
         let connection = try connect()
         let order = Box<[String]>([])
@@ -57,7 +69,7 @@ struct InlineOutputTests {
                         let id = connection.nextID()
                         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
                             connection.start(
-                                id: id, method: CancelCancelListener.name, params: nil, timeout: .seconds(120)
+                                id: id, method: CancelCancelListener.name, params: nil, timeout: .seconds(30)
                             ) { result in
                                 answers.update { $0[id, default: 0] += 1 }
                                 c.resume(with: result.map { _ in () })

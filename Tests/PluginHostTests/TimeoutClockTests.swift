@@ -4,16 +4,29 @@ import Testing
 
 @testable import PluginHost
 
-/// The one thread of every call timeout (`TimeoutClock`): deadlines fire in their
-/// order whatever the order they were armed in, and a cancelled one never fires.
+/// The one thread of every call timeout (`TimeoutClock`): an earlier deadline wakes it
+/// however late the one it sleeps until, a cancelled timer never fires and lets go of
+/// its handler, and no deadline fires early.
 @Suite("Call timeouts on one thread")
 struct TimeoutClockTests {
-    @Test func anEarlierDeadlineArmedLaterWakesTheThread() {
-        let clock = TimeoutClock()
+    @Test func anEarlierDeadlineArmedWhileTheThreadSleepsWakesIt() {
+        let asleep = Box<[UInt64?]>([])
+        let slept = DispatchSemaphore(value: 0)
+        let clock = TimeoutClock(onSleep: { until in
+            asleep.update { $0.append(until) }
+            slept.signal()
+        })
         let fired = Box<[String]>([])
         let done = DispatchSemaphore(value: 0)
         let late = clock.schedule(afterNanoseconds: 3_600_000_000_000) { fired.update { $0.append("late") } }
-        // The thread sleeps until the hour is up unless this wakes it.
+        // Wait until the thread has gone to sleep for the hour: only a wake-up brings it back.
+        while true {
+            guard slept.wait(timeout: .now() + 60) == .success else {
+                Issue.record("the timeout thread never went to sleep")
+                return
+            }
+            if let until = asleep.get.last, until != nil { break }
+        }
         _ = clock.schedule(afterNanoseconds: 20_000_000) {
             fired.update { $0.append("soon") }
             done.signal()
@@ -21,23 +34,36 @@ struct TimeoutClockTests {
         #expect(done.wait(timeout: .now() + 60) == .success)
         #expect(fired.get == ["soon"])
         #expect(clock.liveCount == 1)
-        clock.cancel(late)
+        #expect(clock.cancel(late))
         #expect(clock.liveCount == 0)
     }
+
+    final class Payload: Sendable {}
 
     @Test func aCancelledTimerNeverFiresAndItsHandlerIsReleased() {
         let clock = TimeoutClock()
         let fired = Box(0)
         let done = DispatchSemaphore(value: 0)
         var tokens: [UInt64] = []
-        for _ in 0..<1_000 {
-            tokens.append(clock.schedule(afterNanoseconds: 30_000_000) { fired.update { $0 += 1 } })
+        weak var released: Payload?
+        do {
+            let payload = Payload()
+            released = payload
+            for _ in 0..<1_000 {
+                tokens.append(
+                    clock.schedule(afterNanoseconds: 2_000_000_000) {
+                        _ = payload
+                        fired.update { $0 += 1 }
+                    })
+            }
         }
+        #expect(released != nil, "the handlers hold the payload")
         // A cancel that came too late (a starved run) says so, and its handler may run.
         let late = tokens.filter { !clock.cancel($0) }.count
         #expect(clock.liveCount == 0)
+        if late == 0 { #expect(released == nil, "cancelling released every handler") }
         // One left armed after them: by the time it fires, the cancelled ones would have.
-        _ = clock.schedule(afterNanoseconds: 60_000_000) { done.signal() }
+        _ = clock.schedule(afterNanoseconds: 2_500_000_000) { done.signal() }
         #expect(done.wait(timeout: .now() + 60) == .success)
         #expect(fired.get <= late)
         #expect(late < tokens.count, "every cancel came after its deadline: nothing was tested")

@@ -30,6 +30,9 @@ public final class PluginEngine {
     /// How routes and batches reach the engine without keeping it alive.
     let engineHandle = EngineHandle()
     var initializedWithEvents = false
+    /// The last `plugin/state` answer and its JSON: an equal snapshot is not encoded again
+    /// (the encoding is a sixth to a quarter of a system-level step, `docs/benchmarks.md`).
+    var lastState: (snapshot: PluginStateSnapshot, json: JSONValue)?
     /// Set by `shutdown`: no further input is processed.
     public private(set) var isShutDown = false
     /// Handlers by method name.

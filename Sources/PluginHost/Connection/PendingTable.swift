@@ -3,7 +3,7 @@ import Synchronization
 
 /// Requests written and not yet answered, keyed by id.
 ///
-/// A request is registered before it is written; the reader thread completes it;
+/// A request is registered before it is written; the thread that reads the answer completes it;
 /// when the plugin's output ends every entry fails at once with the same error,
 /// and later registrations fail immediately.
 final class PendingTable: Sendable {

@@ -2,8 +2,9 @@ import HostProtocol
 import Synchronization
 
 /// Reading a transport that hands its output over on the writing thread
-/// (``InlineOutput``, the engine in this process): no reader thread, and an answer
-/// reaches its call before the write that asked for it returns.
+/// (``InlineOutput``, the engine in this process): no reader thread; an answer reaches
+/// its call before the write that asked for it returns, unless another thread (or this
+/// one, further up its stack) is handing output over: that one delivers it.
 extension PluginConnection {
     /// Becomes `transport`'s consumer: its bytes are cut into frames as a reader
     /// thread would cut them (the same limits), and each frame is handled as one

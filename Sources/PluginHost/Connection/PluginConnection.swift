@@ -5,8 +5,11 @@ import Synchronization
 /// A JSON-RPC 2.0 connection to a plugin, over any ``PluginTransport``.
 ///
 /// Calls are registered in a pending table before they are written, written in
-/// call order by one writer, and answered from the reader thread (over the engine in
-/// this process, an ``InlineOutput``, on the writing thread: no reader thread). When the
+/// call order by one writer, and answered from the reader thread. Over the engine in
+/// this process (an ``InlineOutput``) there is no reader thread: answers, events and
+/// the tap run on a writing thread, inside `start`, `notify` or `sendRaw`, possibly on
+/// behalf of other callers; a caller must not hold, across those calls, a lock that its
+/// completions or tap take. When the
 /// plugin's output ends (exit, crash, closed stdout) every pending call fails at
 /// once with ``HostError/Code/pluginExited`` naming the status or signal. Calls
 /// take an optional timeout; a cancelled task stops waiting. Events arrive on
@@ -68,7 +71,8 @@ public final class PluginConnection: Sendable {
     let writer = Mutex<Int>(0)  // guards writes; holds the last id used
     package let options: Options
     private let notificationContinuation: AsyncStream<EventStream.Held>.Continuation
-    /// Signalled once the reader thread has seen the end of the output.
+    /// Signalled once the end of the output has been handled (by the reader thread, or
+    /// over an ``InlineOutput`` by the thread that handed it over).
     let readerDone = DispatchSemaphore(value: 0)
     /// The transport, when it hands its output over on the writing thread (no reader thread).
     let inline: (any InlineOutput)?
@@ -258,6 +262,10 @@ public final class PluginConnection: Sendable {
 
     /// Closes the plugin's input, waits for it to end (then SIGTERM, SIGKILL for a
     /// process) and reaps it. Pending calls fail. Returns how the plugin ended.
+    ///
+    /// Called from inside a completion, the tap or an event handler of a connection over
+    /// an ``InlineOutput``, the end is handed over only after that callback returns: the
+    /// wait for it gives up after 7 s (as it does for a reader thread that does not end).
     @discardableResult
     public func close(grace: Duration = .seconds(2)) -> ExitStatus {
         let status = transport.close(grace: grace)

@@ -7,11 +7,12 @@ import Synchronization
 ///
 /// A timer source per call (what ``CallTimer`` was) costs the dispatch manager thread
 /// a wake-up to arm it and another to cancel it, even for a call answered in
-/// microseconds: five to seven context switches per step of system-level fuzzing with
-/// the built-in engine (`perf record -e context-switches`, `docs/benchmarks.md`). Here
-/// arming a deadline later than the first one wakes nobody, and cancelling one only
-/// forgets its handler; the heap drops the entries of cancelled timers lazily, and is
-/// rebuilt once it holds more than twice as many as are live.
+/// microseconds: 58% of the 15 context switches of a system-level step with the built-in
+/// engine (`perf record -e context-switches`, `docs/benchmarks.md`). Here arming a
+/// deadline later than the one the thread sleeps until wakes nobody, and cancelling one
+/// only forgets its handler; the heap drops the entries of cancelled timers lazily, and a
+/// cancel rebuilds it once it holds more than 64 entries and more than twice as many as
+/// are live.
 ///
 /// A handler runs on a global queue when its deadline passes (monotonic time), so a
 /// slow handler delays no other timeout.
@@ -35,10 +36,20 @@ final class TimeoutClock: Sendable {
 
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
+    /// Told, just before the thread waits, the deadline it waits for (nil: any); for tests.
+    private let onSleep: (@Sendable (UInt64?) -> Void)?
+
+    /// A clock of its own (the process's is ``shared``); `onSleep` is for tests.
+    init(onSleep: (@Sendable (UInt64?) -> Void)? = nil) { self.onSleep = onSleep }
+
+    /// The monotonic time a deadline `nanoseconds` from now falls at, as ``schedule(afterNanoseconds:_:)`` computes it.
+    static func deadline(afterNanoseconds nanoseconds: UInt64) -> UInt64 {
+        DispatchTime.now().uptimeNanoseconds &+ min(nanoseconds, UInt64(Int64.max / 2))
+    }
 
     /// Runs `handler` once `nanoseconds` from now unless ``cancel(_:)`` comes first; the token to cancel it.
     func schedule(afterNanoseconds nanoseconds: UInt64, _ handler: @escaping @Sendable () -> Void) -> UInt64 {
-        let deadline = DispatchTime.now().uptimeNanoseconds &+ min(nanoseconds, UInt64(Int64.max / 2))
+        let deadline = Self.deadline(afterNanoseconds: nanoseconds)
         let (token, signal, start) = state.withLock { s -> (UInt64, Bool, Bool) in
             s.lastToken += 1
             s.handlers[s.lastToken] = handler
@@ -91,6 +102,7 @@ final class TimeoutClock: Sendable {
                 return (due, s.sleepingUntil)
             }
             for handler in next.due { DispatchQueue.global().async(execute: handler) }
+            onSleep?(next.until)
             if let until = next.until {
                 _ = wake.wait(timeout: DispatchTime(uptimeNanoseconds: until))
             } else {

@@ -11,7 +11,11 @@
 /// Output is handed over in the order it was made, by one thread at a time: a thread
 /// that pumps while another (or itself, further up its stack) is handing output over
 /// returns at once, and the one handing over takes what was added meanwhile before it
-/// stops. A consumer must not wait for output to arrive on its own thread.
+/// stops. So an answer usually arrives before the write that asked for it returns, but
+/// not always: when another thread, or this one further up, is handing output over,
+/// that one delivers it, possibly after this write has returned. The consumer runs on
+/// whichever thread pumps: it must not block waiting for output (only its own thread
+/// could hand it over) or take a lock that a writer holds while it writes.
 package protocol InlineOutput: PluginTransport {
     /// Installs the consumer: from now on the output goes to it, through ``pump()``, and
     /// ``PluginTransport/receive(into:)`` is not used. The last chunk is ``InlineOutputChunk/end(_:)``.
