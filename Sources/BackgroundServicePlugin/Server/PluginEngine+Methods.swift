@@ -30,14 +30,8 @@ extension PluginEngine {
             invoke.resolve()
             self.markShutDown()
         }
-        handlers[PluginStateMethod.name] = { [unowned self] invoke in
-            do throws(JSONDecodingError) {
-                _ = try PluginStateMethod.Params(json: invoke.args)
-            } catch {
-                invoke.reject(.invalidParams(error.description))
-                return
-            }
-            invoke.resolve(self.stateJSON(self.world.snapshot()))
+        onJSON(PluginStateMethod.self, params: PluginStateMethod.Params.self) { [unowned self] _ in
+            self.stateJSON(self.world.snapshot())
         }
         on(PluginDispatchSchedule.self) { [unowned self] params in self.dispatcher.install(params) }
         handlers[PluginReset.name] = { [unowned self] invoke in
@@ -114,6 +108,13 @@ extension PluginEngine {
     private func on<M: RPCMethod, P: JSONDecodable>(
         _: M.Type, params: P.Type, _ body: @escaping (P) throws(RPCError) -> M.Result
     ) {
+        onJSON(M.self, params: P.self) { params throws(RPCError) in try body(params).json }
+    }
+
+    /// The same with the result already as JSON (an answer kept from before).
+    private func onJSON<M: RPCMethod, P: JSONDecodable>(
+        _: M.Type, params: P.Type, _ body: @escaping (P) throws(RPCError) -> JSONValue
+    ) {
         handlers[M.name] = { invoke in
             let params: P
             do throws(JSONDecodingError) {
@@ -123,7 +124,7 @@ extension PluginEngine {
                 return
             }
             do throws(RPCError) {
-                invoke.resolve(try body(params).json)
+                invoke.resolve(try body(params))
             } catch {
                 invoke.reject(error)
             }

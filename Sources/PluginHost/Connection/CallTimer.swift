@@ -9,8 +9,9 @@ final class CallTimer: Sendable {
 
     init(after timeout: Duration, _ handler: @escaping @Sendable (Double) -> Void) {
         let seconds = timeout.seconds
-        let nanoseconds = seconds >= Double(Int64.max / 2) / 1e9 ? UInt64(Int64.max / 2) : UInt64(max(0, seconds * 1e9))
-        token = TimeoutClock.shared.schedule(afterNanoseconds: nanoseconds) { handler(seconds) }
+        token = TimeoutClock.shared.schedule(afterNanoseconds: UInt64(max(0, timeout.clampedNanoseconds))) {
+            handler(seconds)
+        }
     }
 
     deinit { TimeoutClock.shared.cancel(token) }

@@ -42,14 +42,9 @@ final class TimeoutClock: Sendable {
     /// A clock of its own (the process's is ``shared``); `onSleep` is for tests.
     init(onSleep: (@Sendable (UInt64?) -> Void)? = nil) { self.onSleep = onSleep }
 
-    /// The monotonic time a deadline `nanoseconds` from now falls at, as ``schedule(afterNanoseconds:_:)`` computes it.
-    static func deadline(afterNanoseconds nanoseconds: UInt64) -> UInt64 {
-        DispatchTime.now().uptimeNanoseconds &+ min(nanoseconds, UInt64(Int64.max / 2))
-    }
-
     /// Runs `handler` once `nanoseconds` from now unless ``cancel(_:)`` comes first; the token to cancel it.
     func schedule(afterNanoseconds nanoseconds: UInt64, _ handler: @escaping @Sendable () -> Void) -> UInt64 {
-        let deadline = Self.deadline(afterNanoseconds: nanoseconds)
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ min(nanoseconds, UInt64(Int64.max / 2))
         let (token, signal, start) = state.withLock { s -> (UInt64, Bool, Bool) in
             s.lastToken += 1
             s.handlers[s.lastToken] = handler

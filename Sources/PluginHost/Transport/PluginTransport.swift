@@ -71,8 +71,10 @@ extension Duration {
 
     /// The duration as a dispatch interval, in whole nanoseconds (at most `Int.max / 2`,
     /// so that a day-long or longer timeout cannot overflow a deadline).
-    package var dispatchInterval: DispatchTimeInterval {
-        .nanoseconds(
-            Int(min(Double(Int.max / 2), Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9)))
+    package var dispatchInterval: DispatchTimeInterval { .nanoseconds(clampedNanoseconds) }
+
+    /// The duration in whole nanoseconds, at most `Int.max / 2` (see ``dispatchInterval``).
+    package var clampedNanoseconds: Int {
+        Int(min(Double(Int.max / 2), Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9))
     }
 }
