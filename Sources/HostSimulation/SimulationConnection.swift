@@ -36,6 +36,8 @@ public final class SimulationConnection: PluginCalling {
     public let core: PluginConnection
     private let handoff: Handoff?
     let state = Mutex(State())
+    /// The core's transport, when it can give the plugin's state without a request.
+    let stateSource: (any StateReading)?
 
     /// Wraps `core`; its completions go to `completionHandoff` with their call's id (nil:
     /// they run where the core runs them: on its reader thread, or for the engine in this
@@ -43,6 +45,7 @@ public final class SimulationConnection: PluginCalling {
     public init(wrapping core: PluginConnection, completionHandoff: Handoff? = nil) {
         self.core = core
         handoff = completionHandoff
+        stateSource = core.transport as? any StateReading
     }
 
     /// The id after the last one given (ids are this connection's own: every call goes

@@ -101,10 +101,17 @@ extension SystemSimulation {
 
     /// The plugin's state snapshot (not shown in timelines).
     ///
-    /// The request is always made (each trace's request ids count it, and the plugin
-    /// sees the same requests); an answer equal to the last one is not decoded again
-    /// (decoding is most of the round trip's cost, `docs/benchmarks.md`).
+    /// The request is made (each trace's request ids count it), unless
+    /// ``Options/stateWithoutRequests`` is set and the plugin is the engine in this
+    /// process: then the engine gives the snapshot as a value, the request's id is
+    /// taken all the same, and the host runs as it would after the answer. An answer
+    /// equal to the last one is not decoded again (decoding is most of the round trip's
+    /// cost, `docs/benchmarks.md`).
     public func pluginState() throws(SimulationError) -> PluginStateSnapshot {
+        if options.stateWithoutRequests, let state = plugin.connection.stateWithoutRequest() {
+            try runUntilIdle()
+            return state
+        }
         let raw = try callRaw(
             method: PluginStateMethod.name, params: PluginConnection.encode(EmptyParams()), origin: .harness)
         if let last = lastPluginState, last.raw == raw { return last.state }

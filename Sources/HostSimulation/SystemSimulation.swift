@@ -59,6 +59,13 @@ public final class SystemSimulation: @unchecked Sendable {
         /// The plugin's `--dispatch` (its arguments must say the same): under `tauri` a host
         /// invoke and an OS event at one instant reach it as one batch (``together(_:params:meeting:during:)``).
         public var dispatch: DispatchMode
+        /// Whether ``SystemSimulation/pluginState()`` reads the state of a plugin engine
+        /// in this process as a value instead of making the `plugin/state` request (its
+        /// id is taken all the same, so every other id is unchanged, and what the
+        /// request would have let run first runs). Its requests and answers are then
+        /// missing from the timeline, which is why it is off by default: `demo --json`
+        /// shows every message. The fuzzer turns it on (`docs/benchmarks.md`).
+        public var stateWithoutRequests = false
 
         /// Creates options.
         public init(

@@ -22,7 +22,7 @@ import Synchronization
 /// let transport = try InProcessTransport(arguments: ["--profile", "strict"])
 /// let connection = PluginConnection(transport: transport)
 /// ```
-public final class InProcessTransport: PluginTransport, InlineOutput {
+public final class InProcessTransport: PluginTransport, InlineOutput, StateReading {
     /// The engine's framing (`--framing lsp` gives LSP, anything else NDJSON).
     public let framing: Framing
     /// The largest frame a reader accepts from the engine.
@@ -108,6 +108,17 @@ public final class InProcessTransport: PluginTransport, InlineOutput {
 
     /// Hands what the engine has written to the consumer on this thread (`InlineOutput`).
     package func pump() { relay.pump(output) }
+
+    /// The engine's `plugin/state` snapshot without the request (`StateReading`,
+    /// `PluginEngine.stateWithoutRequest()`); what the engine wrote meanwhile is handed
+    /// to the connection before this returns, unless another thread is handing output over.
+    package func readState() -> PluginStateSnapshot? {
+        guard !echo else { return nil }
+        var snapshot: PluginStateSnapshot?
+        try? step { snapshot = $0.stateWithoutRequest() }
+        pump()
+        return snapshot
+    }
 
     /// Ends the engine's input as a closed stdin does: the engine answers what the end
     /// completes (a last request without its newline) or cuts off (`-32700`), that

@@ -104,20 +104,22 @@ public struct SystemCase: Sendable {
         let sim: SystemSimulation
         do throws(SystemSimulation.SimulationError) {
             // (The refresh budget is the simulation's own under --os manual; under --os ios the OS keeps its own.)
-            sim = try runner.simulation(
-                .init(
-                    plugin: runner.launcher, behaviour: behaviour,
-                    serviceFactory: {
-                        let index = handedOut.withLock { list in
-                            list.append(scenario.runIndex(start: list.count))
-                            return list[list.count - 1]
-                        }
-                        return runs[index].service
-                    },
-                    answerTimeout: runner.answerTimeout, races: scenario.races,
-                    blockingThreads: scenario.blockingThreads,
-                    refreshBudget: SystemCase.refreshBudget,
-                    appStartsServiceAtLaunch: scenario.restartAtLaunch ? scenario.config : nil, dispatch: dispatch))
+            var options = SystemSimulation.Options(
+                plugin: runner.launcher, behaviour: behaviour,
+                serviceFactory: {
+                    let index = handedOut.withLock { list in
+                        list.append(scenario.runIndex(start: list.count))
+                        return list[list.count - 1]
+                    }
+                    return runs[index].service
+                },
+                answerTimeout: runner.answerTimeout, races: scenario.races,
+                blockingThreads: scenario.blockingThreads,
+                refreshBudget: SystemCase.refreshBudget,
+                appStartsServiceAtLaunch: scenario.restartAtLaunch ? scenario.config : nil, dispatch: dispatch)
+            // The built-in engine's state as a value: the lines recorded leave the harness's requests out anyway.
+            options.stateWithoutRequests = runner.stateWithoutRequests
+            sim = try runner.simulation(options)
         } catch {
             outcome.error = error.description
             outcome.notStarted = runner.didNotStart(error)

@@ -23,11 +23,18 @@ final class SystemCaseRunner {
     private var plugin: SimulationPlugin?
     /// Whether a simulation has started on the current plugin (it answered `initialize`).
     private(set) var served = false
+    /// Every simulation's ``SystemSimulation/Options/stateWithoutRequests``: on, unless a
+    /// test compares the two ways.
+    let stateWithoutRequests: Bool
 
-    init(launcher: PluginLauncher, answerTimeout: Duration, deadline: FuzzDeadline = .none) {
+    init(
+        launcher: PluginLauncher, answerTimeout: Duration, deadline: FuzzDeadline = .none,
+        stateWithoutRequests: Bool = true
+    ) {
         self.launcher = launcher
         self.answerTimeout = answerTimeout
         self.deadline = deadline
+        self.stateWithoutRequests = stateWithoutRequests
     }
 
     /// The plugin, started if there is none.
