@@ -30,6 +30,8 @@ public final class SimulationConnection: PluginCalling {
         var interruption: HostError?
         /// A call waiting to go out in one batch with another.
         var held: HeldCall?
+        /// How many times the plugin's state was read without a request (``stateWithoutRequest()``).
+        var statesRead = 0
     }
 
     /// The connection wrapped.

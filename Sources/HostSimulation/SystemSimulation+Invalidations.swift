@@ -16,18 +16,6 @@ import RustSide
 /// installed and every invalidation removes, as before the race existed, so that traces
 /// recorded before it replay byte for byte.
 extension SystemSimulation {
-    /// Every `plugin/safetyTimer` event the plugin has sent so far, in order.
-    public var safetyTimerEventsSoFar: [SafetyTimerEvent.Params] {
-        shared.withLock { s in
-            s.timeline.compactMap { entry -> SafetyTimerEvent.Params? in
-                guard case .event(let n) = entry.kind, n.method == SafetyTimerEvent.name, let p = n.params else {
-                    return nil
-                }
-                return try? SafetyTimerEvent.Params(json: p)
-            }
-        }
-    }
-
     /// Outcomes installed per action (an action invalidates the timer a few times at most).
     static let invalidationsPerAction = 8
 

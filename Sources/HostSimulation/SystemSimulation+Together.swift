@@ -69,16 +69,4 @@ extension SystemSimulation {
         }
         return result
     }
-
-    /// Every `os/violation` the plugin has reported so far, in order.
-    public var pluginReportsSoFar: [ViolationEvent.Params] {
-        shared.withLock { s in
-            s.timeline.compactMap { entry -> ViolationEvent.Params? in
-                guard case .event(let n) = entry.kind, n.method == ViolationEvent.name, let p = n.params else {
-                    return nil
-                }
-                return try? ViolationEvent.Params(json: p)
-            }
-        }
-    }
 }

@@ -63,8 +63,9 @@ public final class SystemSimulation: @unchecked Sendable {
         /// in this process as a value instead of making the `plugin/state` request (its
         /// id is taken all the same, so every other id is unchanged, and what the
         /// request would have let run first runs). Its requests and answers are then
-        /// missing from the timeline, which is why it is off by default: `demo --json`
-        /// shows every message. The fuzzer turns it on (`docs/benchmarks.md`).
+        /// missing from the timeline (nor do they count towards ``PeerLimits/maxHeldFrames``),
+        /// which is why it is off by default: `demo --json` shows every message. The
+        /// fuzzer turns it on (`docs/benchmarks.md`).
         public var stateWithoutRequests = false
 
         /// Creates options.
@@ -90,6 +91,8 @@ public final class SystemSimulation: @unchecked Sendable {
 
     struct Shared {
         var timeline: [TimelineEntry] = []
+        /// What the invariant checks read from ``timeline``, gathered as it grows.
+        var digest = TimelineDigest()
         /// Host requests written whose answer has not arrived yet (`waitForCancel` excluded).
         var inFlight: [RequestID: String] = [:]
         /// Completions of host calls that have arrived, to run between host jobs, in order.
@@ -216,11 +219,6 @@ public final class SystemSimulation: @unchecked Sendable {
     public var appCommandAt: VirtualTime? {
         get { appCommandSlot.time.withLock { $0 } }
         set { appCommandSlot.time.withLock { $0 = newValue } }
-    }
-
-    /// The service manager's steps so far, in order.
-    public var serviceEventsSoFar: [ServiceEvent] {
-        shared.withLock { $0.timeline.compactMap { if case .service(let e) = $0.kind { e } else { nil } } }
     }
 
     /// Adds a narration line.

@@ -112,10 +112,10 @@ public final class InProcessTransport: PluginTransport, InlineOutput, StateReadi
     /// The engine's `plugin/state` snapshot without the request (`StateReading`,
     /// `PluginEngine.stateWithoutRequest()`); what the engine wrote meanwhile is handed
     /// to the connection before this returns, unless another thread is handing output over.
-    package func readState() -> PluginStateSnapshot? {
+    package func readState(asID id: RequestID) -> PluginStateSnapshot? {
         guard !echo else { return nil }
         var snapshot: PluginStateSnapshot?
-        try? step { snapshot = $0.stateWithoutRequest() }
+        try? step { snapshot = $0.stateWithoutRequest(id: id) }
         pump()
         return snapshot
     }

@@ -4,28 +4,52 @@ import PluginHost
 import PluginInProcess
 import Testing
 
+@testable import HostSimulation
 @testable import PluginFuzzing
 
 /// The system fuzzer reads the built-in engine's state as a value
 /// (`SystemSimulation.Options.stateWithoutRequests`): every case it generates plays
 /// exactly as it does with the `plugin/state` requests, findings included, under each
-/// OS and dispatch.
+/// OS and dispatch, both profiles, a mutant plugin, and seven-day device cases.
 @Suite("System cases without plugin/state requests")
 struct StateWithoutRequestsCaseTests {
-    @Test(arguments: [
-        (OSMode.manual, DispatchMode.serial), (.manual, .tauri), (.ios, .serial), (.ios, .tauri),
-    ])
-    func everyCasePlaysAsWithTheRequests(os: OSMode, dispatch: DispatchMode) async throws {
-        let arguments =
-            ["--profile", "seed", "--clock", "virtual"] + (os == .ios ? ["--os", "ios", "--os-seed", "7"] : [])
-            + (dispatch == .tauri ? ["--dispatch", "tauri"] : [])
-        let launcher = PluginLauncher.inProcess(arguments: arguments, stderrPrefix: "")
-        let level = SystemLevel(
+    /// One configuration: the plugin's arguments and environment, the fuzzer's settings.
+    struct Setup: Sendable, CustomStringConvertible {
+        var os = OSMode.manual
+        var dispatch = DispatchMode.serial
+        var profile = Profile.seed
+        var fault: String?
+        var deviceDays = false
+
+        var arguments: [String] {
+            ["--profile", profile.rawValue, "--clock", "virtual"]
+                + (os == .ios ? ["--os", "ios", "--os-seed", "7"] : [])
+                + (dispatch == .tauri ? ["--dispatch", "tauri"] : [])
+        }
+        var description: String {
+            "\(os) \(dispatch) \(profile)\(fault.map { " BSP_FAULT=\($0)" } ?? "")\(deviceDays ? " device days" : "")"
+        }
+    }
+
+    static let setups: [Setup] = [
+        Setup(), Setup(dispatch: .tauri), Setup(os: .ios), Setup(os: .ios, dispatch: .tauri),
+        Setup(os: .ios, dispatch: .tauri, profile: .strict),
+        Setup(dispatch: .tauri, fault: "complete-twice"),
+        Setup(os: .ios, deviceDays: true),
+    ]
+
+    @Test(arguments: setups)
+    func everyCasePlaysAsWithTheRequests(setup: Setup) async throws {
+        let launcher = PluginLauncher.inProcess(
+            arguments: setup.arguments, environment: setup.fault.map { ["BSP_FAULT": $0] } ?? [:], stderrPrefix: "")
+        let system = SystemLevel(
             configuration: .init(
-                plugin: launcher, behaviour: .seed, seed: 1, runs: nil, seconds: 600, maxSteps: 24, jobs: 1, os: os,
-                dispatch: dispatch))
+                plugin: launcher, behaviour: setup.profile, seed: 1, runs: nil, seconds: 600, maxSteps: 24, jobs: 1,
+                os: setup.os, dispatch: setup.dispatch))
+        var days = DeviceDays(seed: 5)
+        let cases = setup.deviceDays ? (0..<2).map { _ in days.next(days: 3) } : (1...40).map(system.generate(seed:))
         let timeout = Duration.seconds(SanitizerBuild.active ? 120 : 10)
-        let (cases, found) = try await onThread { () -> (Int, Int) in
+        let (found, reads) = try await onThread { () throws -> (Int, (direct: Int, wire: Int)) in
             let direct = SystemCaseRunner(launcher: launcher, answerTimeout: timeout, stateWithoutRequests: true)
             let wire = SystemCaseRunner(launcher: launcher, answerTimeout: timeout, stateWithoutRequests: false)
             defer {
@@ -33,22 +57,29 @@ struct StateWithoutRequestsCaseTests {
                 wire.close()
             }
             var found = 0
-            for seed in UInt64(1)...40 {
-                let c = level.generate(seed: seed)
-                let a = c.run(on: direct, behaviour: .seed, dispatch: dispatch)
-                let b = c.run(on: wire, behaviour: .seed, dispatch: dispatch)
-                #expect(a.error == nil && b.error == nil, "case \(seed): \(a.error ?? "") \(b.error ?? "")")
-                #expect(a.timeline == b.timeline, "case \(seed): the timelines differ")
-                #expect(a.signatures == b.signatures, "case \(seed)")
-                #expect(a.violations.map(\.step) == b.violations.map(\.step), "case \(seed)")
-                #expect(a.races == b.races && a.services == b.services, "case \(seed)")
-                #expect(a.simulated == b.simulated, "case \(seed)")
+            for (k, c) in cases.enumerated() {
+                let a = c.run(on: direct, behaviour: setup.profile, dispatch: setup.dispatch)
+                let b = c.run(on: wire, behaviour: setup.profile, dispatch: setup.dispatch)
+                #expect(a.error == b.error, "case \(k): \(a.error ?? "") \(b.error ?? "")")
+                #expect(a.timeline == b.timeline, "case \(k): the timelines differ")
+                #expect(a.signatures == b.signatures, "case \(k)")
+                #expect(a.violations.map(\.step) == b.violations.map(\.step), "case \(k)")
+                #expect(a.races == b.races && a.services == b.services, "case \(k)")
+                #expect(a.simulated == b.simulated, "case \(k)")
                 if !a.signatures.isEmpty { found += 1 }
             }
-            return (40, found)
+            let reads = try (direct.current(), wire.current())
+            return (
+                found,
+                (reads.0.connection.state.withLock(\.statesRead), reads.1.connection.state.withLock(\.statesRead))
+            )
         }
-        #expect(cases == 40)
-        // The Rust side's seed behaviour breaks invariants: cases with findings are compared too.
-        #expect(found > 0, "no case of 40 found anything under \(os) \(dispatch)")
+        // The direct runner read the state without requests; the other one asked every time.
+        #expect(reads.direct > cases.count && reads.wire == 0, "\(reads)")
+        // The seed Rust side breaks invariants: cases with findings are compared too (the
+        // strict plugin and Rust side are meant to break none).
+        if !setup.deviceDays, setup.profile == .seed {
+            #expect(found > 0, "no case of 40 found anything under \(setup)")
+        }
     }
 }

@@ -43,12 +43,13 @@ struct StateWithoutRequestsTests {
     }
 
     /// A plugin process, and an engine whose `plugin/state` a fault replaces, are asked.
-    @Test(arguments: [false, true])
-    func otherwiseTheRequestIsMade(process: Bool) async throws {
+    @Test(arguments: [nil, "garbage-on-state", "exit-mid-frame-on-state"])
+    func otherwiseTheRequestIsMade(fault: String?) async throws {
+        let process = fault == nil
         let launcher =
             process
             ? PluginLauncher(executable: Binaries.plugin, arguments: SimulationPluginTests.arguments)
-            : .inProcess(arguments: SimulationPluginTests.arguments, environment: ["BSP_FAULT": "garbage-on-state"])
+            : .inProcess(arguments: SimulationPluginTests.arguments, environment: ["BSP_FAULT": fault!])
         let (requests, error) = try await onThread { () throws -> (Int, SystemSimulation.SimulationError?) in
             let sim = try SystemSimulation(
                 options: Self.options(launcher, direct: true).withTimeout(process ? .seconds(10) : .seconds(1)))
@@ -61,7 +62,7 @@ struct StateWithoutRequestsTests {
             }
         }
         #expect(requests == 1)
-        // The fault's garbage line is what the request meets; the process answers.
+        // The fault's garbage line, or half a frame and the end, is what the request meets; the process answers.
         #expect((error == nil) == process, "\(String(describing: error))")
     }
 }

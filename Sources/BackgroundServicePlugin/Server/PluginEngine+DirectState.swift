@@ -14,17 +14,20 @@ extension PluginEngine {
     ///
     /// Nil, with nothing done, when the answer would not be this value: the engine has
     /// shut down, the clock is real (a request would first move it to the wall clock's
-    /// time), or a `BSP_FAULT` replaces the method (`garbage-on-state`,
-    /// `exit-mid-frame-on-state`). The request's id is not seen by the engine: a host
-    /// that keeps its ids equal to a run with requests counts the id itself.
+    /// time), a `BSP_FAULT` replaces the method (`garbage-on-state`,
+    /// `exit-mid-frame-on-state`), or `id`, the id the request would have, is still
+    /// taken by a pending request (the request would be refused with `-32600`). The
+    /// engine does not keep `id`: a host that keeps its ids equal to a run with requests
+    /// counts it itself.
     ///
     /// ```swift
     /// let engine = try PluginEngine(options: PluginOptions())
-    /// let state = engine.stateWithoutRequest()  // what {"method":"plugin/state"} would answer
+    /// let state = engine.stateWithoutRequest(id: .int(1))  // what {"id":1,"method":"plugin/state"} would answer
     /// ```
-    public func stateWithoutRequest() -> PluginStateSnapshot? {
+    public func stateWithoutRequest(id: RequestID) -> PluginStateSnapshot? {
         guard !isShutDown, options.clock == .virtual, !options.faults.contains(.garbageOnState),
-            !options.faults.contains(.exitMidFrameOnState)
+            !options.faults.contains(.exitMidFrameOnState),
+            !pendingIDs.contains(id) || options.faults.contains(.allowDuplicateID)
         else { return nil }
         dispatcher.drain()
         return world.snapshot()

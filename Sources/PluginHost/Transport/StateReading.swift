@@ -7,8 +7,9 @@ import HostProtocol
 /// jobs its queues held, which a `plugin/state` request would also have let run first)
 /// goes to the connection as any output does, before ``readState()`` returns.
 package protocol StateReading: PluginTransport {
-    /// The snapshot `plugin/state` would answer with now; nil when only a request
-    /// can tell (the output has ended, the clock is real, a fault replaces the method):
-    /// the caller then makes the request.
-    func readState() -> PluginStateSnapshot?
+    /// The snapshot a `plugin/state` request with this `id` would be answered with now;
+    /// nil when only the request can tell (the output has ended or the plugin has shut
+    /// down, the clock is real, the transport echoes, a fault replaces the method, `id`
+    /// is still pending): the caller then makes the request.
+    func readState(asID id: RequestID) -> PluginStateSnapshot?
 }
