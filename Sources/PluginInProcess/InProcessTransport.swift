@@ -110,7 +110,7 @@ public final class InProcessTransport: PluginTransport, InlineOutput, StateReadi
     package func pump() { relay.pump(output) }
 
     /// The engine's `plugin/state` snapshot without the request (`StateReading`,
-    /// `PluginEngine.stateWithoutRequest()`); what the engine wrote meanwhile is handed
+    /// `PluginEngine.stateWithoutRequest(id:)`); what the engine wrote meanwhile is handed
     /// to the connection before this returns, unless another thread is handing output over.
     package func readState(asID id: RequestID) -> PluginStateSnapshot? {
         guard !echo else { return nil }

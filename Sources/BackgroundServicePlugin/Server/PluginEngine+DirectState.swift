@@ -25,10 +25,7 @@ extension PluginEngine {
     /// let state = engine.stateWithoutRequest(id: .int(1))  // what {"id":1,"method":"plugin/state"} would answer
     /// ```
     public func stateWithoutRequest(id: RequestID) -> PluginStateSnapshot? {
-        guard !isShutDown, options.clock == .virtual, !options.faults.contains(.garbageOnState),
-            !options.faults.contains(.exitMidFrameOnState),
-            !pendingIDs.contains(id) || options.faults.contains(.allowDuplicateID)
-        else { return nil }
+        guard !isShutDown, options.clock == .virtual, !stateMethodReplaced, !refusesID(id) else { return nil }
         dispatcher.drain()
         return world.snapshot()
     }

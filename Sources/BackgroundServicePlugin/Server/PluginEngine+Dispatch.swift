@@ -18,7 +18,7 @@ extension PluginEngine {
         case .notification(let n):
             dispatch(id: nil, method: n.method, params: n.params, batch: batch)
         case .request(let r):
-            if pendingIDs.contains(r.id), !options.faults.contains(.allowDuplicateID) {
+            if refusesID(r.id) {
                 let error = RPCError.invalidRequest("id \(r.id) is already used by a pending request")
                 answer(id: r.id, batch: batch, .failure(error))
                 return
@@ -65,6 +65,11 @@ extension PluginEngine {
         // Most invokes are answered before the handler returns; only those still
         // unanswered (a stored waitForCancel, or any job of a batch not run yet) are pending.
         if let id, !invoke.isAnswered { pendingIDs.insert(id) }
+    }
+
+    /// Whether a request with this id is refused (`-32600`): a pending request has it.
+    func refusesID(_ id: RequestID) -> Bool {
+        pendingIDs.contains(id) && !options.faults.contains(.allowDuplicateID)
     }
 
     /// Where a method runs (`Dispatcher`): the OS acts on the main queue; the port queues

@@ -11,12 +11,14 @@ extension PluginEngine {
             handlers[StopKeepalive.name] = { $0.reject(.internalError("injected fault: stopKeepalive fails")) }
         }
         if faults.contains(.garbageOnState) {
+            stateMethodReplaced = true
             handlers[PluginStateMethod.name] = { [unowned self] invoke in
                 output.appendRaw(Array("this is not a JSON-RPC frame\n".utf8))
                 _ = invoke  // deliberately never answered
             }
         }
         if faults.contains(.exitMidFrameOnState) {
+            stateMethodReplaced = true
             handlers[PluginStateMethod.name] = { [unowned self] invoke in
                 output.appendRaw(Array(#"{"id":"#.utf8))
                 requestedExitStatus = 3

@@ -33,6 +33,9 @@ public final class PluginEngine {
     /// The last `plugin/state` answer and its JSON: an equal snapshot is not encoded again
     /// (the encoding is a sixth to a quarter of a system-level step, `docs/benchmarks.md`).
     var lastState: (snapshot: PluginStateSnapshot, json: JSONValue)?
+    /// Set when a `BSP_FAULT` replaces `plugin/state`'s handler (`installHostFaults`):
+    /// only a request then says what the method answers (`stateWithoutRequest(id:)`).
+    var stateMethodReplaced = false
     /// Set by `shutdown`: no further input is processed.
     public private(set) var isShutDown = false
     /// Handlers by method name.

@@ -5,7 +5,7 @@ import HostProtocol
 ///
 /// What the engine writes while it readies the snapshot (the answers and events of
 /// jobs its queues held, which a `plugin/state` request would also have let run first)
-/// goes to the connection as any output does, before ``readState()`` returns.
+/// goes to the connection as any output does, before ``readState(asID:)`` returns.
 package protocol StateReading: PluginTransport {
     /// The snapshot a `plugin/state` request with this `id` would be answered with now;
     /// nil when only the request can tell (the output has ended or the plugin has shut
