@@ -18,9 +18,10 @@ enum SystemReplay {
             answerTimeout: answerTimeout)
         if let failure { return FuzzCommand.report(failure, subcommand: "replay") }
         let actions = c.actions
-        var identical = outcome.timeline.count == recorded.count
-        for i in 0..<max(outcome.timeline.count, recorded.count) {
-            let now = i < outcome.timeline.count ? outcome.timeline[i] : []
+        let timeline = outcome.timeline
+        var identical = timeline.count == recorded.count
+        for i in 0..<max(timeline.count, recorded.count) {
+            let now = i < timeline.count ? timeline[i] : []
             let then = i < recorded.count ? recorded[i] : []
             guard now != then else { continue }
             identical = false

@@ -44,7 +44,7 @@ struct DeviceDayLevel: FuzzLevel {
     ) -> SystemFuzzer.Finding {
         SystemFuzzer.Finding(
             signature: signature, caseSeed: caseSeed, originalSteps: c.actions.count, systemCase: c,
-            outcome: SystemCase.Outcome(violations: [], timeline: []), shrinkAttempts: 0)
+            outcome: SystemCase.Outcome(violations: []), shrinkAttempts: 0)
     }
 }
 

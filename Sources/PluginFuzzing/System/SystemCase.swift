@@ -25,8 +25,16 @@ public struct SystemCase: Sendable {
     public struct Outcome: Sendable {
         /// Each distinct violation (by signature), with the step after which it first appeared, in step order.
         public var violations: [(step: Int, violation: Violation)]
-        /// Timeline lines (time, who, what) per action.
-        public var timeline: [[String]]
+        /// The simulation's timeline entries during each action (copied: a slice would keep
+        /// the simulation's whole timeline shared, and its next append would copy it all);
+        /// ``timeline`` renders them.
+        var timelineEntries: [[TimelineEntry]] = []
+        /// Timeline lines (time, who, what) per action, rendered when asked: a case's lines
+        /// are read for a finding's trace and by `replay`, not for every case played
+        /// (rendering them after every step was 13% of a step's instructions).
+        public var timeline: [[String]] { timelineEntries.map(SystemCase.recorded) }
+        /// How many actions were played (the count of ``timeline``).
+        public var steps: Int { timelineEntries.count }
         /// The races decided during each action, in order.
         public var races: [[RaceRecord]] = []
         /// Which of the scenario's runs each start during each action got.
@@ -74,7 +82,7 @@ public struct SystemCase: Sendable {
         on runner: SystemCaseRunner, behaviour: Profile, stopAt target: String? = nil,
         dispatch: DispatchMode = .serial
     ) -> Outcome {
-        var outcome = Outcome(violations: [], timeline: [])
+        var outcome = Outcome(violations: [])
         let plugin: SimulationPlugin
         do throws(SystemSimulation.SimulationError) {
             plugin = try runner.current()
@@ -137,7 +145,7 @@ public struct SystemCase: Sendable {
             if outcome.error == nil, let broken = Self.protocolError(in: all[seen.timeline...]) {
                 outcome.error = "the plugin broke the protocol: \(broken)"
             }
-            outcome.timeline.append(Self.recorded(all[seen.timeline...]))
+            outcome.timelineEntries.append(Array(all[seen.timeline...]))
             outcome.races.append(Array(races[seen.races...]))
             outcome.services.append(Array(services[seen.services...]))
             seen = (all.count, races.count, services.count)
@@ -202,7 +210,7 @@ public struct SystemCase: Sendable {
 
     /// Lines that are a function of the steps: protocol traffic, events and the
     /// manager's steps (plugin stderr arrives on its own thread, at no fixed place).
-    static func recorded(_ entries: ArraySlice<TimelineEntry>) -> [String] {
+    static func recorded(_ entries: some Collection<TimelineEntry>) -> [String] {
         entries.filter { e in
             if case .stderr = e.kind { return false }
             return e.isVisible

@@ -84,12 +84,13 @@ extension SystemFuzzer.Finding {
                     }),
             ])
         var lines: [JSONValue] = []
+        let timeline = outcome.timeline
         for (i, action) in systemCase.actions.enumerated() {
             let races = i < outcome.races.count ? outcome.races[i] : []
             lines.append([
                 "kind": "step", "index": .number(i), "action": action.json,
                 "races": .array(races.map(\.json)),
-                "timeline": .array((i < outcome.timeline.count ? outcome.timeline[i] : []).map { .string($0) }),
+                "timeline": .array((i < timeline.count ? timeline[i] : []).map { .string($0) }),
             ])
         }
         return TraceFile(header: header, lines: lines)

@@ -34,7 +34,7 @@ struct SystemLevel: FuzzLevel {
         c.run(on: runner, behaviour: configuration.behaviour, dispatch: configuration.dispatch)
     }
 
-    func steps(_ c: SystemCase, _ outcome: SystemCase.Outcome) -> Int { outcome.timeline.count }
+    func steps(_ c: SystemCase, _ outcome: SystemCase.Outcome) -> Int { outcome.steps }
 
     func simulatedSeconds(_ outcome: SystemCase.Outcome) -> Double { outcome.simulated.seconds }
 
