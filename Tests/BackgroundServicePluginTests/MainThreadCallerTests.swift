@@ -51,6 +51,23 @@ struct MainThreadCallerTests {
         #expect(!lines.contains { $0.contains("os/taskCompleted") })
     }
 
+    /// `plugin/reset` while the hop is parked: a fresh plugin holds no invoke, so the parked
+    /// one is answered `reset` (as a pending `waitForCancel` is) before the reset's own answer,
+    /// and its id is free again: a later request with it is served, not refused as a
+    /// duplicate.
+    @Test func resetAnswersTheParkedHop() throws {
+        let script = Array(Self.script.prefix(5)) + [req(6, "plugin/reset"), state(5), advance(8, "30")]
+        let lines = try Plugin.lines(iosFlags() + ["--dispatch", "tauri", "--profile", "strict"], script)
+        let tail = try Self.tail(lines)
+        let rejected = try #require(tail.firstIndex { $0.hasPrefix(#"{"error""#) && $0.contains(#""id":5"#) })
+        #expect(tail[rejected].contains(#""reason":"reset""#), "\(tail)")
+        #expect(tail.firstIndex(of: ok(6)).map { rejected < $0 } == true, "\(tail)")
+        // Id 5 again, after the reset: the state of a fresh plugin, not a refusal.
+        #expect(tail.contains { $0.hasPrefix(#"{"id":5,"#) && $0.contains(#""watchdogKills":0"#) }, "\(tail)")
+        #expect(!tail.contains { $0.contains("-32600") }, "\(tail)")
+        #expect(!lines.contains { $0.contains("os/appTerminated") || $0.contains("terminated") }, "\(tail)")
+    }
+
     /// The seed answers on `ipc` without the main queue: the caller goes free, nothing deadlocks.
     @Test func seedAnswersOnIPC() throws {
         let lines = try Plugin.lines(iosFlags() + ["--dispatch", "tauri"], Self.script)

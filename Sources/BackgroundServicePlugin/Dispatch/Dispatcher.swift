@@ -145,8 +145,13 @@ final class Dispatcher {
     }
 
     /// `plugin/reset`: the schedule as at start (the queues are empty: reset is a barrier).
+    /// The bodies held on a blocked main thread never run: a fresh plugin holds no invoke, so
+    /// each is answered `reset`, as the pending `waitForCancel` is, and its id is free again.
     func reset() {
         schedule.reset()
+        let jobs = deadlocked
+        deadlocked = []
+        for job in jobs { job.abandon(.reset) }
     }
 
     // MARK: - Running

@@ -1,3 +1,5 @@
+import HostProtocol
+
 /// `DispatchQueue.main.async { body }` as the one step of an `ipc` job: the real plugin's
 /// later versions wrap every invoke's body so (`--profile strict`), and the body then runs on
 /// the main queue, behind the main jobs already queued (``Dispatcher``).
@@ -30,4 +32,9 @@ final class MainHop: StepJob {
     }
 
     func runToEnd() { step() }
+
+    func abandon(_ reason: RejectReason) {
+        body?.abandon(reason)
+        body = nil
+    }
 }

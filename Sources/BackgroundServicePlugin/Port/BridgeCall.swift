@@ -56,6 +56,16 @@ final class BridgeCall: StepJob {
 
     func runToEnd() { started()?.runToEnd() }
 
+    func abandon(_ reason: RejectReason) {
+        switch state {
+        case .waiting:
+            state = .refused
+            invoke.reject(reason)
+        case .running(let run): run.abandon(reason)
+        case .refused: return
+        }
+    }
+
     /// The run, made at the first step in the app's process of that moment.
     private func started() -> PortRun? {
         switch state {

@@ -68,8 +68,12 @@ final class PortRun: StepTrace, StepJob {
     /// unanswered, is answered `terminated` as every invoke the process held.
     private func abandonedWithItsProcess() -> Bool {
         guard frame.plugin.processEnded else { return false }
-        state = .finished
-        if let invoke = frame.invoke, !invoke.isAnswered { invoke.reject(.terminated) }
+        abandon(.terminated)
         return true
+    }
+
+    func abandon(_ reason: RejectReason) {
+        state = .finished
+        if let invoke = frame.invoke, !invoke.isAnswered { invoke.reject(reason) }
     }
 }

@@ -1,3 +1,5 @@
+import HostProtocol
+
 /// A job a queue runs one step at a time (see ``Dispatcher``): a ``StepRun`` for a concrete
 /// frame type (through this protocol a generic `StepRun` would run unspecialized, slowly).
 protocol StepJob: AnyObject {
@@ -11,6 +13,8 @@ protocol StepJob: AnyObject {
     func step()
     /// Runs every remaining step.
     func runToEnd()
+    /// Never runs on: its invoke, if still unanswered, is answered `reason` (-32000).
+    func abandon(_ reason: RejectReason)
 }
 
 /// One run of a ``StepProgram`` on a fresh frame: a cursor over its tree of steps.

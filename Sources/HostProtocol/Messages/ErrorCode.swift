@@ -49,7 +49,8 @@ public enum RejectReason: String, Sendable, CaseIterable, Hashable {
     case listenerCancelled
     /// A newer `waitForCancel` replaced this one (strict profile only).
     case superseded
-    /// `plugin/reset` rejected the pending `waitForCancel`.
+    /// `plugin/reset` rejected the pending `waitForCancel`, or an invoke whose body a blocked
+    /// main thread held.
     case reset
     /// `shutdown` rejected the pending `waitForCancel`.
     case shutdown

@@ -7,7 +7,7 @@ extension OpenRPCDocument {
         .stopped: "stopKeepalive rejected the pending waitForCancel",
         .listenerCancelled: "cancelCancelListener rejected the pending waitForCancel",
         .superseded: "a second waitForCancel replaced this one (--profile strict)",
-        .reset: "plugin/reset rejected the pending waitForCancel",
+        .reset: "plugin/reset rejected the pending waitForCancel, or an invoke whose body a blocked main thread held",
         .shutdown: "shutdown rejected the pending waitForCancel",
         .terminated: "--os ios only: the app's process ended with the invoke pending, or the invoke came while the "
             + "app is not running",
