@@ -64,6 +64,9 @@ public final class SimulationPlugin: Sendable {
         }
         guard earlier > 0 else { return }
         connection.resumeCalls()
+        // The reset answers, before its own answer, the invokes the last simulation left
+        // (a body parked on a blocked main thread: `reset`); their ids are still known to
+        // the connection until `restartIDs()` below, so those late answers are not strays.
         do {
             _ = try connection.callBlocking(method: PluginReset.name, params: nil, timeout: answerTimeout)
         } catch {

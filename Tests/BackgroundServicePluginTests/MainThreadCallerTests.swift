@@ -61,6 +61,9 @@ struct MainThreadCallerTests {
         let tail = try Self.tail(lines)
         let rejected = try #require(tail.firstIndex { $0.hasPrefix(#"{"error""#) && $0.contains(#""id":5"#) })
         #expect(tail[rejected].contains(#""reason":"reset""#), "\(tail)")
+        // Answered once: one answer to id 5 before the reset's own, and no second answer reported.
+        #expect(tail.prefix { $0 != ok(6) }.filter { $0.contains(#""id":5,"#) }.count == 1, "\(tail)")
+        #expect(!lines.contains { $0.contains("invoke.answered-once") }, "\(tail)")
         #expect(tail.firstIndex(of: ok(6)).map { rejected < $0 } == true, "\(tail)")
         // Id 5 again, after the reset: the state of a fresh plugin, not a refusal.
         #expect(tail.contains { $0.hasPrefix(#"{"id":5,"#) && $0.contains(#""watchdogKills":0"#) }, "\(tail)")

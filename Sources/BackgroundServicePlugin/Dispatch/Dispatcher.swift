@@ -38,7 +38,8 @@ final class Dispatcher {
     /// Set by the engine: whether a body hopped onto main now deadlocks (its caller blocks
     /// the main thread waiting for its answer); it reports the deadlock when so.
     var hopDeadlocks: (StepJob) -> Bool = { _ in false }
-    /// The bodies that deadlocked so, held until the app's process ends.
+    /// The bodies that deadlocked so, held until the app's process ends (they then answer
+    /// `terminated`) or `plugin/reset` (answered `reset`).
     private var deadlocked: [StepJob] = []
 
     init(mode: DispatchMode, seed: UInt64) {

@@ -56,11 +56,13 @@ final class BridgeCall: StepJob {
 
     func runToEnd() { started()?.runToEnd() }
 
+    /// (Called by `plugin/reset` on a body parked on a blocked main thread, which has not
+    /// started: the queues are empty at a reset.)
     func abandon(_ reason: RejectReason) {
         switch state {
         case .waiting:
             state = .refused
-            invoke.reject(reason)
+            if !invoke.isAnswered { invoke.reject(reason) }
         case .running(let run): run.abandon(reason)
         case .refused: return
         }

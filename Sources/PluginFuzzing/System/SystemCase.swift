@@ -25,14 +25,14 @@ public struct SystemCase: Sendable {
     public struct Outcome: Sendable {
         /// Each distinct violation (by signature), with the step after which it first appeared, in step order.
         public var violations: [(step: Int, violation: Violation)]
-        /// The simulation's timeline entries during each action (copied: a slice would keep
-        /// the simulation's whole timeline shared, and its next append would copy it all);
-        /// ``timeline`` renders them.
+        /// The recorded timeline entries of each action (``SystemCase/recorded(_:)``, copied:
+        /// a slice would keep the simulation's whole timeline shared, and its next append
+        /// would copy it all); ``timeline`` renders them.
         var timelineEntries: [[TimelineEntry]] = []
         /// Timeline lines (time, who, what) per action, rendered when asked: a case's lines
         /// are read for a finding's trace and by `replay`, not for every case played
         /// (rendering them after every step was 13% of a step's instructions).
-        public var timeline: [[String]] { timelineEntries.map(SystemCase.recorded) }
+        public var timeline: [[String]] { timelineEntries.map { $0.map(SystemCase.line) } }
         /// How many actions were played (the count of ``timeline``).
         public var steps: Int { timelineEntries.count }
         /// The races decided during each action, in order.
@@ -145,7 +145,7 @@ public struct SystemCase: Sendable {
             if outcome.error == nil, let broken = Self.protocolError(in: all[seen.timeline...]) {
                 outcome.error = "the plugin broke the protocol: \(broken)"
             }
-            outcome.timelineEntries.append(Array(all[seen.timeline...]))
+            outcome.timelineEntries.append(Self.recorded(all[seen.timeline...]))
             outcome.races.append(Array(races[seen.races...]))
             outcome.services.append(Array(services[seen.services...]))
             seen = (all.count, races.count, services.count)
@@ -208,13 +208,14 @@ public struct SystemCase: Sendable {
         return nil
     }
 
-    /// Lines that are a function of the steps: protocol traffic, events and the
-    /// manager's steps (plugin stderr arrives on its own thread, at no fixed place).
-    static func recorded(_ entries: some Collection<TimelineEntry>) -> [String] {
+    /// The entries that are a function of the steps, the ones a trace records: protocol
+    /// traffic, events and the manager's steps (plugin stderr arrives on its own thread, at
+    /// no fixed place; the harness's hidden requests are not shown).
+    static func recorded(_ entries: ArraySlice<TimelineEntry>) -> [TimelineEntry] {
         entries.filter { e in
             if case .stderr = e.kind { return false }
             return e.isVisible
-        }.map(line)
+        }
     }
 
     static func line(_ e: TimelineEntry) -> String {
