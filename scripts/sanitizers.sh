@@ -3,20 +3,30 @@
 # and host binaries the tests spawn are built with the same sanitizer), each in its
 # own scratch directory. See docs/reliability.md for the last recorded run.
 #
-# usage: scripts/sanitizers.sh [thread|address]... [-- swift test flags...]
-#   default: thread then address
-# Exit status: 0 all clean; 1 a run failed or a sanitizer reported; 64 usage error.
+# usage: scripts/sanitizers.sh [thread|address]... [--time-limit SECONDS] [-- swift test flags...]
+#   default: thread then address, no time limit
+#   --time-limit: stop each test run (not the build) after SECONDS, print the processes
+#                 it still had, and fail, so a hang is reported as one, not as CI's timeout
+# Exit status: 0 all clean; 1 a run failed, ran out of time or a sanitizer reported;
+# 64 usage error.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
 sanitizers=()
 extra=()
+limit=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
         thread | address) sanitizers+=("$1"); shift ;;
+        --time-limit)
+            [[ $# -ge 2 && $2 =~ ^[1-9][0-9]*$ ]] || {
+                echo "sanitizers.sh: --time-limit needs a whole number of seconds, not \"${2:-}\"" >&2
+                exit 64
+            }
+            limit=$2; shift 2 ;;
         --) shift; extra=("$@"); break ;;
-        -h | --help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "sanitizers.sh: unknown argument \"$1\" (thread, address, or -- swift test flags)" >&2; exit 64 ;;
     esac
 done
@@ -29,6 +39,36 @@ done
 export SWIFT_BACKTRACE=enable=no
 tsan_options="${TSAN_OPTIONS:+$TSAN_OPTIONS:}halt_on_error=1:second_deadlock_stack=1"
 asan_options="${ASAN_OPTIONS:+$ASAN_OPTIONS:}halt_on_error=1:detect_leaks=0"
+
+# Runs the built tests; with a limit, in a session of their own that is ended (TERM,
+# then KILL 30 s later) when the limit passes first. Exit status 124: out of time.
+run_tests() {
+    local s=$1 scratch=$2 preload=$3 log=$4
+    if [[ $limit -eq 0 ]]; then
+        LD_PRELOAD="$preload" swift test --skip-build --sanitize="$s" --scratch-path "$scratch" "${extra[@]}" >>"$log" 2>&1
+        return
+    fi
+    LD_PRELOAD="$preload" setsid swift test --skip-build --sanitize="$s" --scratch-path "$scratch" "${extra[@]}" \
+        >>"$log" 2>&1 </dev/null &
+    local tests=$!
+    sleep "$limit" </dev/null >/dev/null 2>&1 &
+    local timer=$!
+    local first="" code=0
+    wait -n -p first "$tests" "$timer" || code=$?
+    if [[ $first == "$tests" ]]; then
+        kill "$timer" 2>/dev/null || true
+        wait "$timer" 2>/dev/null || true
+        return $code
+    fi
+    echo "$s: the tests ran out of their ${limit}s; the processes they still had:"
+    ps -o pid,etime,time,args -s "$tests" | cut -c1-220 | tee -a "$log"
+    # swift test runs the tests in a process group of their own: the session has them all.
+    pkill -TERM -s "$tests" 2>/dev/null || true
+    sleep 30
+    pkill -KILL -s "$tests" 2>/dev/null || true
+    wait "$tests" 2>/dev/null || true
+    return 124
+}
 
 failed=0
 for s in "${sanitizers[@]}"; do
@@ -51,7 +91,7 @@ for s in "${sanitizers[@]}"; do
         clang -shared -fPIC -O2 -o "$preload" "$root/scripts/tsan/mutex-annotations.c" -ldl
     fi
     if swift build --build-tests --sanitize="$s" --scratch-path "$scratch" >"$log" 2>&1; then
-        LD_PRELOAD="$preload" swift test --skip-build --sanitize="$s" --scratch-path "$scratch" "${extra[@]}" >>"$log" 2>&1 || status=$?
+        run_tests "$s" "$scratch" "$preload" "$log" || status=$?
     else
         status=$?
         tail -n 30 "$log"

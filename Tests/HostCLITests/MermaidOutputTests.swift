@@ -24,15 +24,24 @@ struct MermaidOutputTests {
         try await inDirectory { dir in
             let fifo = dir.appendingPathComponent("diagram").path
             #expect(mkfifo(fifo, 0o600) == 0)
-            // The reader, on a thread of its own: it blocks until the demo opens the FIFO to write.
-            async let text = onThread {
-                // open(2) for reading blocks until the demo opens it to write; then to EOF.
+            // The reader, on a thread started here and now (an `async let` child may start
+            // only after the demo is gone when the test runner's threads are all busy): its
+            // open(2) blocks until the demo opens the FIFO to write; then it reads to EOF.
+            let text = Box<String?>(nil)
+            let read = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
                 let data = FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data()
-                return String(decoding: data, as: UTF8.self)
+                text.set(String(decoding: data, as: UTF8.self))
+                read.signal()
             }
             let r = try await runHost(["demo", "--mermaid", fifo])
+            // Should the demo have died before opening it, a writer that comes and goes
+            // releases the reader (O_NONBLOCK: no wait when no reader is there).
+            let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
             #expect(r.status == 0, "stderr: \(r.stderr)")
-            #expect(try await text.hasPrefix("sequenceDiagram\n"))
+            #expect(read.wait(timeout: .now() + 60) == .success, "the reader got to EOF")
+            #expect(text.get?.hasPrefix("sequenceDiagram\n") == true, "\(text.get ?? "nothing read")")
             #expect(isFIFO(fifo))
         }
     }
