@@ -136,8 +136,10 @@ enum Pipes {
     }
 }
 
-/// Reads a descriptor to its end on a thread, keeping its first and last `keep` bytes
-/// (its owner closes it).
+/// Reads a descriptor to its end on a thread, keeping its first and last `keep` bytes.
+/// The thread reads a duplicate of its own (``SpawnedProgram/duplicate(_:)``), so that
+/// the owner closing the descriptor after ``finish()`` gave up cannot hand the thread
+/// another test's pipe.
 private final class Drain: Sendable {
     private struct State {
         var head: [UInt8] = []
@@ -155,10 +157,12 @@ private final class Drain: Sendable {
 
     init(_ fd: Int32, keep: Int) {
         self.keep = keep
+        let own = SpawnedProgram.duplicate(fd)
         let thread = Thread { [shared, done] in
+            defer { if own >= 0 { close(own) } }
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
-                let n = read(fd, &buffer, buffer.count)
+                let n = read(own, &buffer, buffer.count)
                 if n < 0, errno == EINTR { continue }
                 if n <= 0 { break }
                 shared.state.withLock { s in

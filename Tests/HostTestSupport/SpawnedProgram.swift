@@ -102,6 +102,21 @@ package final class SpawnedProgram: Sendable {
         Self.read(stdout, into: &buffer)
     }
 
+    /// A close-on-exec duplicate of `fd` for a thread that reads on its own, closed by
+    /// that thread at the end: the owner may then close `fd` whenever it likes without
+    /// the thread reading whatever pipe or file is given the freed number next.
+    package static func duplicate(_ fd: Int32) -> Int32 { fcntl(fd, F_DUPFD_CLOEXEC, 0) }
+
+    /// Reads `fd` to its end on a thread of its own (a duplicate, ``duplicate(_:)``) and
+    /// drops what it read: a program that writes there never blocks.
+    package static func discardOnThread(_ fd: Int32) {
+        let own = duplicate(fd)
+        Thread.detachNewThread {
+            _ = readToEnd(own)
+            if own >= 0 { close(own) }
+        }
+    }
+
     /// Its stderr (or stdout) from here to the end.
     package static func readToEnd(_ fd: Int32) -> [UInt8] {
         var all: [UInt8] = []

@@ -184,8 +184,7 @@ struct HostileConformanceTests {
                 environment: ProcessInfo.processInfo.environment.merging(
                     ["HOSTILE_MODE": "slow-start", "HOSTILE_SECONDS": "1"]) { $1 })
             p.closeStdin()
-            let stdout = p.stdout
-            Thread.detachNewThread { _ = SpawnedProgram.readToEnd(stdout) }
+            SpawnedProgram.discardOnThread(p.stdout)
             // The first progress line comes once the first request is answered: checks are running.
             var seen: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)

@@ -229,9 +229,8 @@ final class RawPlugin: Sendable {
 
     init(_ arguments: [String] = []) throws {
         program = try SpawnedProgram(Binaries.plugin, arguments)
-        let stderr = program.stderr
         // Its stderr is read and dropped, so that a plugin that logs never blocks on it.
-        Thread.detachNewThread { _ = SpawnedProgram.readToEnd(stderr) }
+        SpawnedProgram.discardOnThread(program.stderr)
     }
 
     var pid: Int32 { program.pid }
