@@ -27,7 +27,7 @@ while [[ $# -gt 0 ]]; do
             limit=$2; shift 2 ;;
         --) shift; extra=("$@"); break ;;
         -h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) echo "sanitizers.sh: unknown argument \"$1\" (thread, address, or -- swift test flags)" >&2; exit 64 ;;
+        *) echo "sanitizers.sh: unknown argument \"$1\" (thread, address, --time-limit SECONDS, or -- swift test flags)" >&2; exit 64 ;;
     esac
 done
 [[ ${#sanitizers[@]} -gt 0 ]] || sanitizers=(thread address)
@@ -53,20 +53,29 @@ run_tests() {
     local tests=$!
     sleep "$limit" </dev/null >/dev/null 2>&1 &
     local timer=$!
-    local first="" code=0
-    wait -n -p first "$tests" "$timer" || code=$?
-    if [[ $first == "$tests" ]]; then
+    # The tests are in a session of their own: should this script be stopped or end,
+    # what is left of them goes too, and the timer.
+    trap 'pkill -KILL -s '"$tests"' 2>/dev/null; kill '"$timer"' 2>/dev/null || true' EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    local code=0
+    wait -n "$tests" "$timer" || code=$?
+    if kill -0 "$timer" 2>/dev/null; then  # the tests ended first: code is theirs
         kill "$timer" 2>/dev/null || true
         wait "$timer" 2>/dev/null || true
+        pkill -KILL -s "$tests" 2>/dev/null || true
+        trap - EXIT INT TERM
         return $code
     fi
-    echo "$s: the tests ran out of their ${limit}s; the processes they still had:"
+    echo "$s: the tests ran out of their ${limit}s; the processes they still had:" | tee -a "$log"
     ps -o pid,etime,time,args -s "$tests" | cut -c1-220 | tee -a "$log"
-    # swift test runs the tests in a process group of their own: the session has them all.
+    # swift test runs the tests in a process group of their own, so the whole session
+    # is ended (a process a test moved to a session of its own is not in it).
     pkill -TERM -s "$tests" 2>/dev/null || true
     sleep 30
     pkill -KILL -s "$tests" 2>/dev/null || true
     wait "$tests" 2>/dev/null || true
+    trap - EXIT INT TERM
     return 124
 }
 

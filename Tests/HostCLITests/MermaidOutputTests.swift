@@ -36,11 +36,18 @@ struct MermaidOutputTests {
             }
             let r = try await runHost(["demo", "--mermaid", fifo])
             // Should the demo have died before opening it, a writer that comes and goes
-            // releases the reader (O_NONBLOCK: no wait when no reader is there).
-            let writer = open(fifo, O_WRONLY | O_NONBLOCK)
-            if writer >= 0 { close(writer) }
+            // releases the reader once it waits in open(2) (O_NONBLOCK: no wait while no
+            // reader is there yet); tried until it has read to EOF, off the test's thread.
+            let ended = try await onThread {
+                for _ in 0..<600 {
+                    if read.wait(timeout: .now() + .milliseconds(100)) == .success { return true }
+                    let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+                    if writer >= 0 { close(writer) }
+                }
+                return false
+            }
             #expect(r.status == 0, "stderr: \(r.stderr)")
-            #expect(read.wait(timeout: .now() + 60) == .success, "the reader got to EOF")
+            #expect(ended, "the reader got to EOF")
             #expect(text.get?.hasPrefix("sequenceDiagram\n") == true, "\(text.get ?? "nothing read")")
             #expect(isFIFO(fifo))
         }
