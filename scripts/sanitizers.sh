@@ -44,12 +44,12 @@ asan_options="${ASAN_OPTIONS:+$ASAN_OPTIONS:}halt_on_error=1:detect_leaks=0"
 # then KILL 30 s later) when the limit passes first. Exit status 124: out of time.
 run_tests() {
     local s=$1 scratch=$2 preload=$3 log=$4
+    local run=(swift test --skip-build --sanitize="$s" --scratch-path "$scratch" "${extra[@]}")
     if [[ $limit -eq 0 ]]; then
-        LD_PRELOAD="$preload" swift test --skip-build --sanitize="$s" --scratch-path "$scratch" "${extra[@]}" >>"$log" 2>&1
+        LD_PRELOAD="$preload" "${run[@]}" >>"$log" 2>&1
         return
     fi
-    LD_PRELOAD="$preload" setsid swift test --skip-build --sanitize="$s" --scratch-path "$scratch" "${extra[@]}" \
-        >>"$log" 2>&1 </dev/null &
+    LD_PRELOAD="$preload" setsid "${run[@]}" >>"$log" 2>&1 </dev/null &
     local tests=$!
     sleep "$limit" </dev/null >/dev/null 2>&1 &
     local timer=$!
