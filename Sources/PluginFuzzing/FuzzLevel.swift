@@ -42,4 +42,20 @@ protocol FuzzLevel: Sendable {
     ) throws(PluginFailure) -> Finding
     /// Ends a job's plugin.
     func close(_ runner: Runner)
+    /// Guided search (issue 25): the coverage points the run reached (``FuzzCorpus``); nil
+    /// when the level does not guide its search (the default).
+    func coverage(_ outcome: Outcome) -> [UInt64]?
+    /// Guided search: a case made from a kept one, drawn from `seed` (the default: the case
+    /// the seed stands for).
+    func mutate(_ parent: Case, seed: UInt64) -> Case
+    /// Guided search: the case's first `steps` steps, as it keeps them (the default: the whole case).
+    func prefix(_ c: Case, steps: Int) -> Case
+}
+
+extension FuzzLevel {
+    func coverage(_ outcome: Outcome) -> [UInt64]? { nil }
+
+    func mutate(_ parent: Case, seed: UInt64) -> Case { generate(seed: seed) }
+
+    func prefix(_ c: Case, steps: Int) -> Case { c }
 }

@@ -55,7 +55,9 @@ struct FuzzLimits: Sendable {
 /// the first kept.
 ///
 /// Case `i` is drawn from a seed that depends only on the run's seed and `i`, so a
-/// seed gives the same cases, and (with one job) the same findings and traces.
+/// seed gives the same cases, and (with one job) the same findings and traces. A level that
+/// guides its search (``FuzzLevel/coverage(_:)``) makes some cases from the job's
+/// ``FuzzCorpus`` instead: with one job still a function of the run's seed.
 final class FuzzLoop<Level: FuzzLevel>: Sendable {
     private struct State {
         var cases = 0
@@ -68,6 +70,8 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
         /// and the time run out while the first is shrunk).
         var firstSeen: [String: Double] = [:]
         var failure: PluginFailure?
+        /// Cases kept by guided search, all jobs' corpora together.
+        var kept = 0
     }
 
     let level: Level
@@ -93,6 +97,9 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
 
     /// The virtual time the cases run so far covered, in seconds.
     var simulatedSeconds: Double { state.withLock { $0.simulatedSeconds } }
+
+    /// Cases kept by guided search so far, all jobs together (0 when the level does not guide).
+    var kept: Int { state.withLock { $0.kept } }
 
     /// The findings kept so far, one per signature, by signature (after a failure: those
     /// found before it).
@@ -150,15 +157,19 @@ final class FuzzLoop<Level: FuzzLevel>: Sendable {
         }
         defer { level.close(runner) }
         let stop: @Sendable () -> Bool = { [self] in deadline.passed || state.withLock { $0.failure != nil } }
+        var corpus = FuzzCorpus<Level.Case>()
         while let index = claimCase(deadline) {
             let seed = caseSeed(index)
-            let c = level.generate(seed: seed)
+            let c = corpus.parent(seed: seed).map { level.mutate($0, seed: seed) } ?? level.generate(seed: seed)
             let outcome = level.run(c, on: &runner)
             if var failure = level.failure(outcome, on: runner) {
                 failure.caseIndex = index
                 failure.caseSeed = seed
                 record(failure)
                 return
+            }
+            if let coverage = level.coverage(outcome), corpus.consider(c, coverage: coverage, prefix: level.prefix) {
+                state.withLock { $0.kept += 1 }
             }
             let foundAfter = Date().timeIntervalSince(start)
             let totals = state.withLock { s in

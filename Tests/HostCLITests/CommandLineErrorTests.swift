@@ -48,6 +48,7 @@ struct CommandLineErrorTests {
         (["conformance", "--list", "--format", "junit"], "--format junit reports a run"),
         (["fuzz", "--exhaustive", "--time", "5"], "--time does not apply to --exhaustive"),
         (["fuzz", "--swarm"], "--swarm is for --level system"),
+        (["fuzz", "--guided"], "--guided is for --level system"),
     ])
     func aBadCommandLineIsOneLine(arguments: [String], message: String) async throws {
         try await expectUsageError(arguments, mentioning: message)

@@ -15,7 +15,7 @@ struct FindingPowerBenchTests {
         let r = try await runHost(["bench", "--findings", "--seeds", "1", "--finding-seconds", "0.5", "--json"])
         let report = try JSONParser.parse(Array(r.stdout.utf8))
         #expect(report["seeds"]?.int64Value == 1 && report["plugin"]?.stringValue == "builtin")
-        #expect(report["swarm"] == .bool(false))
+        #expect(report["swarm"] == .bool(false) && report["guided"] == .bool(false))
         let failures = try #require(report["failures"]?.arrayValue).compactMap(\.stringValue)
         // Under a sanitizer a case can outlast a 0.5 s run's time (plus 3 s for a case in
         // progress), or an answer its 10 s: the fuzzer then reports the plugin failing, and

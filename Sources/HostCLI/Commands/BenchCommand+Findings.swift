@@ -61,6 +61,8 @@ enum FindingPowerBench {
         var swarm = false
         /// `--clock-bias`: the fuzzer's clock bias.
         var clockBias = false
+        /// `--guided`: the fuzzer's guided search.
+        var guided = false
     }
 
     /// Runs every configuration and seed; progress on stderr.
@@ -75,6 +77,7 @@ enum FindingPowerBench {
                     os: c.os, dispatch: c.dispatch)
                 configuration.swarm = r.swarm
                 configuration.clockBias = r.clockBias
+                configuration.guided = r.guided
                 let fuzzer = SystemFuzzer(configuration: configuration, progress: FuzzProgress(quiet: true))
                 var failed = ""
                 do throws(PluginFailure) { _ = try fuzzer.run() } catch {
@@ -112,9 +115,10 @@ enum FindingPowerBench {
 
     /// The table, a row per finding and configuration.
     static func text(_ m: Measurement, _ r: Request) -> String {
+        let search = FuzzCommand.searchOptions(swarm: r.swarm, clockBias: r.clockBias, guided: r.guided)
         let width = max(String("\(r.seeds)/\(r.seeds)").count + 2, 7)
         var lines = [
-            "time to first finding, system level\(r.swarm ? " (swarm)" : "")\(r.clockBias ? " (clock bias)" : ""), "
+            "time to first finding, system level\(search.isEmpty ? "" : " (\(search.dropFirst(2)))"), "
                 + "seed plugin and Rust side, 1 job, "
                 + "\(r.seeds) seeds, "
                 + "\(r.seconds) s each (\(r.plugin == PluginLocator.builtin ? "built-in engine" : r.plugin)); "
@@ -140,7 +144,8 @@ enum FindingPowerBench {
         .object([
             "seeds": .number(JSONNumber(r.seeds)), "secondsPerRun": .number(JSONNumber(r.seconds)),
             "plugin": .string(r.plugin), "swarm": .bool(r.swarm),
-            "clockBias": .bool(r.clockBias), "failures": .array(m.failures.map { .string($0) }),
+            "clockBias": .bool(r.clockBias), "guided": .bool(r.guided),
+            "failures": .array(m.failures.map { .string($0) }),
             "findings": .array(
                 m.rows.map { row in
                     .object([
@@ -162,7 +167,7 @@ extension BenchCommand {
         do throws(Arguments.UsageError) {
             let args = try Arguments(
                 arguments, options: ["--plugin", "--seeds", "--finding-seconds"],
-                flags: ["--help", "--findings", "--json", "--swarm", "--clock-bias"])
+                flags: ["--help", "--findings", "--json", "--swarm", "--clock-bias", "--guided"])
             if args.has("--help") {
                 Console.out(usage)
                 return ExitCode.ok
@@ -175,6 +180,7 @@ extension BenchCommand {
             r.json = args.has("--json")
             r.swarm = args.has("--swarm")
             r.clockBias = args.has("--clock-bias")
+            r.guided = args.has("--guided")
             r.plugin = PluginLocator.resolve(args.value("--plugin") ?? PluginLocator.builtin)
             guard PluginLocator.isAvailable(r.plugin) else {
                 return HostCLI.pluginMissing("bench", path: r.plugin, explicit: true, usage: usage)

@@ -68,7 +68,7 @@ enum BenchCommand {
         the run's start to the end of the first case that showed it; a seed that missed it
         counts as longer than the cap: "> S"). Options: --plugin (default builtin), --seeds,
         --finding-seconds, --swarm (the fuzzer's swarm testing), --clock-bias (its clock
-        bias), --json. It takes
+        bias), --guided (its guided search), --json. It takes
         4 x seeds x S seconds; exit 3 when the plugin failed in a run (the other runs still
         count).
 

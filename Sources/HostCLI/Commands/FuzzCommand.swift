@@ -40,6 +40,9 @@ enum FuzzCommand {
           --clock-bias           system level: half the time steps go to the next deadline (a timer, a
                                  budget, the watchdog, the Rust side's) instead of by a drawn amount
                                  (docs/fuzzing.md, "Clock bias"); other cases for the same --seed
+          --guided               system level: guided search, cases that reach a new abstract state of
+                                 the plugin and the Rust side are kept and later cases made from them
+                                 (docs/fuzzing.md, "Guided search"); other cases for the same --seed
           --exhaustive           every sequence up to --depth over a small alphabet (plugin level; no
                                  --seed, --runs, --time or --jobs)
           --os manual|ios        system level: the emulated OS told what to do (default), or acting on its
@@ -58,6 +61,11 @@ enum FuzzCommand {
         outside a step; its stderr shown), 64 usage error
         """
 
+    /// The system level's search options that are on, each as `, name` (", swarm, guided").
+    static func searchOptions(swarm: Bool, clockBias: Bool, guided: Bool) -> String {
+        [(swarm, "swarm"), (clockBias, "clock bias"), (guided, "guided")].filter(\.0).map { ", \($0.1)" }.joined()
+    }
+
     struct Settings {
         var plugin = ""
         var level = "plugin"
@@ -72,6 +80,8 @@ enum FuzzCommand {
         var swarm = false
         /// `--clock-bias` (system level).
         var clockBias = false
+        /// `--guided` (system level).
+        var guided = false
         var jobs = 1
         var out = "fuzz-out"
         var pluginArguments: [String] = []
@@ -80,6 +90,9 @@ enum FuzzCommand {
         var timeout: Double?
         /// Whether `--plugin` was given (a missing one is then a usage error).
         var pluginGiven = false
+
+        /// The search options given, as the header and the summary name them (", swarm, guided").
+        var searchOptions: String { FuzzCommand.searchOptions(swarm: swarm, clockBias: clockBias, guided: guided) }
     }
 
     /// What the run will do, printed first: the limits of a random run, or the depth
@@ -94,7 +107,7 @@ enum FuzzCommand {
         }
         let limit = s.runs.map { "\($0) cases" } ?? "\(s.seconds) s"
         return "level \(s.level), profile \(s.profile.rawValue), dispatch \(s.dispatch.rawValue), seed \(s.seed), "
-            + "\(limit), \(s.jobs) job(s)\(s.swarm ? ", swarm" : "")\(s.clockBias ? ", clock bias" : ""), "
+            + "\(limit), \(s.jobs) job(s)\(s.searchOptions), "
             + "plugin \(s.plugin)"
     }
 
@@ -105,7 +118,7 @@ enum FuzzCommand {
                 "--plugin", "--level", "--profile", "--dispatch", "--seed", "--runs", "--time", "--depth", "--jobs",
                 "--out", "--os", "--timeout",
             ],
-            flags: ["--help", "--exhaustive", "--swarm", "--clock-bias"])
+            flags: ["--help", "--exhaustive", "--swarm", "--clock-bias", "--guided"])
         if args.has("--help") { return nil }
         guard args.positional.isEmpty else {
             throw Arguments.UsageError("unexpected argument \"\(args.positional[0])\"")
@@ -135,6 +148,8 @@ enum FuzzCommand {
         if s.swarm, s.level != "system" { throw Arguments.UsageError("--swarm is for --level system") }
         s.clockBias = args.has("--clock-bias")
         if s.clockBias, s.level != "system" { throw Arguments.UsageError("--clock-bias is for --level system") }
+        s.guided = args.has("--guided")
+        if s.guided, s.level != "system" { throw Arguments.UsageError("--guided is for --level system") }
         for option in ["--seed", "--runs", "--time", "--jobs"] where s.exhaustive && args.value(option) != nil {
             throw Arguments.UsageError("\(option) does not apply to --exhaustive (every sequence, one plugin)")
         }

@@ -23,6 +23,7 @@ enum SystemFuzzCommand {
             answerTimeout: FuzzCommand.answerTimeout(s))
         configuration.swarm = s.swarm
         configuration.clockBias = s.clockBias
+        configuration.guided = s.guided
         let fuzzer = SystemFuzzer(configuration: configuration, progress: progress)
         let driven = FuzzCommand.drive(
             progress, run: fuzzer.run, soFar: { fuzzer.findings }, totals: { fuzzer.totals })
@@ -32,10 +33,11 @@ enum SystemFuzzCommand {
         let sides = s.profile == .strict ? "strict plugin, strict host" : "seed plugin, seed Rust side"
         let rate = Int(Double(totals.steps) / max(elapsed, 0.001))
         let days = String(format: "%.1f", fuzzer.simulatedSeconds / 86_400 / max(elapsed, 0.001))
-        let swarm = (s.swarm ? ", swarm" : "") + (s.clockBias ? ", clock bias" : "")
+        let search = s.searchOptions
+        let kept = s.guided ? " (\(fuzzer.kept) kept by guided search)" : ""
         Console.out(
-            "fuzz (system level\(os), profile \(s.profile.rawValue): \(sides), seed \(s.seed)\(swarm)): "
-                + "\(totals.cases) cases, "
+            "fuzz (system level\(os), profile \(s.profile.rawValue): \(sides), seed \(s.seed)\(search)): "
+                + "\(totals.cases) cases\(kept), "
                 + "\(totals.steps) steps in \(String(format: "%.1f", elapsed)) s (\(rate) steps/s, "
                 + "\(days) simulated device-days/s)")
         if findings.isEmpty, failure == nil {

@@ -47,6 +47,9 @@ public struct SystemCase: Sendable {
         public var notStarted = false
         /// How much virtual time the run covered.
         public var simulated = VirtualTime.zero
+        /// The coverage point of each action played (``SystemCase/coveragePoint(from:kind:to:)``),
+        /// when the run was asked for them: what guided search keeps a case for.
+        var coverage: [UInt64] = []
 
         /// Every race decided, in order.
         public var allRaces: [RaceRecord] { races.flatMap { $0 } }
@@ -78,9 +81,10 @@ public struct SystemCase: Sendable {
 
     /// Plays the case on the runner's plugin, reset first: the same run as against a fresh
     /// one. At the run's hard stop the plugin is stopped and the outcome says so.
+    /// `coverage`: record each action's coverage point (guided search).
     func run(
         on runner: SystemCaseRunner, behaviour: Profile, stopAt target: String? = nil,
-        dispatch: DispatchMode = .serial
+        dispatch: DispatchMode = .serial, coverage: Bool = false
     ) -> Outcome {
         var outcome = Outcome(violations: [])
         let plugin: SimulationPlugin
@@ -92,7 +96,7 @@ public struct SystemCase: Sendable {
             return outcome
         }
         let watchdog = runner.watch(plugin)
-        play(on: runner, behaviour: behaviour, stopAt: target, dispatch: dispatch, into: &outcome)
+        play(on: runner, behaviour: behaviour, stopAt: target, dispatch: dispatch, coverage: coverage, into: &outcome)
         if watchdog?.finish() == true {
             outcome.notStarted = false
             outcome.error =
@@ -104,7 +108,7 @@ public struct SystemCase: Sendable {
 
     private func play(
         on runner: SystemCaseRunner, behaviour: Profile, stopAt target: String?, dispatch: DispatchMode,
-        into outcome: inout Outcome
+        coverage: Bool, into outcome: inout Outcome
     ) {
         let runs = scenario.runs.map { ServiceBoxed($0.service) }
         let handedOut = Mutex<[Int]>([])
@@ -138,6 +142,7 @@ public struct SystemCase: Sendable {
         defer { sim.detach() }
         let config = scenario.config
         var checker = InvariantChecker()
+        var abstract: UInt64 = 0
         var seen = (timeline: sim.timeline.count, races: sim.raceRecords.count, services: 0)
         func record() {
             outcome.simulated = VirtualTime(nanoseconds: sim.now.nanoseconds - startedAt.nanoseconds)
@@ -164,9 +169,15 @@ public struct SystemCase: Sendable {
                 let expired = [performed].compactMap { $0 } + sim.budgetExpirations[budgetBefore...]
                 let state = try sim.pluginState()
                 let status = try sim.hostValue { await $0.status }
+                let bridge = sim.manager.bridgeSnapshot
+                if coverage {
+                    let after = Self.abstractState(plugin: state, status: status, bridge: bridge)
+                    outcome.coverage.append(Self.coveragePoint(from: abstract, kind: .init(drawn), to: after))
+                    abstract = after
+                }
                 checker.process = sim.processes.count
                 var found = checker.check(
-                    plugin: state, status: status, bridge: sim.manager.bridgeSnapshot,
+                    plugin: state, status: status, bridge: bridge,
                     serviceEvents: sim.serviceEventsSoFar, expired: expired, pluginReports: sim.pluginReportsSoFar,
                     osRunning: sim.osRunningTask)
                 if ios {

@@ -40,6 +40,10 @@ public final class SystemFuzzer: Sendable {
         /// Clock bias: half the time steps of a case go to the next deadline instead of by a drawn
         /// amount (`SystemCase+Deadline.swift`); off, the cases are drawn as before.
         public var clockBias = false
+        /// Guided search: cases that reach a new abstract transition of the plugin's and the Rust
+        /// side's states are kept, and a quarter of the later cases are made from them
+        /// (`SystemCase+Coverage.swift`, ``FuzzCorpus``); off, the cases are drawn as before.
+        public var guided = false
 
         /// A configuration.
         public init(
@@ -106,7 +110,10 @@ public final class SystemFuzzer: Sendable {
     /// The virtual time the cases played so far covered, in seconds.
     public var simulatedSeconds: Double { loop.simulatedSeconds }
 
-    /// The case a seed stands for.
+    /// Cases kept by guided search so far (``Configuration/guided``), all jobs together; 0 without it.
+    public var kept: Int { loop.kept }
+
+    /// The case a seed stands for (without guided search, case `i` of a run is the case its seed stands for).
     public func generateCase(seed: UInt64) -> SystemCase { loop.level.generate(seed: seed) }
 
     /// Runs every job to its end (the time limit bounds the whole run, shrinking and a

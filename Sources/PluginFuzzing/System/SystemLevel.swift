@@ -30,8 +30,23 @@ struct SystemLevel: FuzzLevel {
         return SystemCase(scenario: scenario, actions: actions)
     }
 
+    /// Guided search (``SystemFuzzer/Configuration/guided``): each action's abstract transition.
+    func coverage(_ outcome: SystemCase.Outcome) -> [UInt64]? { configuration.guided ? outcome.coverage : nil }
+
+    func mutate(_ parent: SystemCase, seed: UInt64) -> SystemCase {
+        var g = SystemCaseGenerator(seed: seed)
+        let c = configuration
+        return g.mutate(parent, max: c.maxSteps, ios: c.os == .ios, tauri: c.dispatch == .tauri, clockBias: c.clockBias)
+    }
+
+    func prefix(_ c: SystemCase, steps: Int) -> SystemCase {
+        SystemCase(scenario: c.scenario, actions: Array(c.actions.prefix(steps)))
+    }
+
     func run(_ c: SystemCase, on runner: inout SystemCaseRunner) -> SystemCase.Outcome {
-        c.run(on: runner, behaviour: configuration.behaviour, dispatch: configuration.dispatch)
+        c.run(
+            on: runner, behaviour: configuration.behaviour, dispatch: configuration.dispatch,
+            coverage: configuration.guided)
     }
 
     func steps(_ c: SystemCase, _ outcome: SystemCase.Outcome) -> Int { outcome.steps }
