@@ -118,7 +118,7 @@ enum FindingPowerBench {
         let search = FuzzCommand.searchOptions(swarm: r.swarm, clockBias: r.clockBias, guided: r.guided)
         let width = max(String("\(r.seeds)/\(r.seeds)").count + 2, 7)
         var lines = [
-            "time to first finding, system level\(search.isEmpty ? "" : " (\(search.dropFirst(2)))"), "
+            "time to first finding, system level\(search.isEmpty ? "" : " (\(search.joined(separator: ", ")))"), "
                 + "seed plugin and Rust side, 1 job, "
                 + "\(r.seeds) seeds, "
                 + "\(r.seconds) s each (\(r.plugin == PluginLocator.builtin ? "built-in engine" : r.plugin)); "

@@ -61,9 +61,9 @@ enum FuzzCommand {
         outside a step; its stderr shown), 64 usage error
         """
 
-    /// The system level's search options that are on, each as `, name` (", swarm, guided").
-    static func searchOptions(swarm: Bool, clockBias: Bool, guided: Bool) -> String {
-        [(swarm, "swarm"), (clockBias, "clock bias"), (guided, "guided")].filter(\.0).map { ", \($0.1)" }.joined()
+    /// The names of the system level's search options that are on (["swarm", "guided"]).
+    static func searchOptions(swarm: Bool, clockBias: Bool, guided: Bool) -> [String] {
+        [(swarm, "swarm"), (clockBias, "clock bias"), (guided, "guided")].filter(\.0).map(\.1)
     }
 
     struct Settings {
@@ -92,7 +92,9 @@ enum FuzzCommand {
         var pluginGiven = false
 
         /// The search options given, as the header and the summary name them (", swarm, guided").
-        var searchOptions: String { FuzzCommand.searchOptions(swarm: swarm, clockBias: clockBias, guided: guided) }
+        var searchOptions: String {
+            FuzzCommand.searchOptions(swarm: swarm, clockBias: clockBias, guided: guided).map { ", \($0)" }.joined()
+        }
     }
 
     /// What the run will do, printed first: the limits of a random run, or the depth

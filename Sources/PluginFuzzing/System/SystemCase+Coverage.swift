@@ -42,7 +42,7 @@ extension SystemCase {
         bits.put(status.isRunning, status.lastError != nil)
         bits.put(min(bridge.calls.count, 3), width: 2)
         for method in Self.bridgeMethods { bits.put(bridge.calls.contains { $0.method == method }) }
-        bits.put(min(bridge.calls.filter { $0.method == WaitForCancel.name }.count, 3), width: 2)
+        bits.put(min(bridge.calls.count { $0.method == WaitForCancel.name }, 3), width: 2)
         bits.put(min(bridge.queued.count, 2), width: 2)
         bits.put(Self.poolBucket(busy: bridge.poolBusy, capacity: bridge.poolCapacity), width: 3)
         bits.put(min(bridge.listening.count, 2), width: 2)

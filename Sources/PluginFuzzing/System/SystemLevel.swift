@@ -13,12 +13,15 @@ struct SystemLevel: FuzzLevel {
         SystemCaseRunner(launcher: configuration.plugin, answerTimeout: configuration.answerTimeout, deadline: deadline)
     }
 
+    /// `--os ios`: the cases draw from the ios alphabet.
+    private var ios: Bool { configuration.os == .ios }
+    /// `--dispatch tauri`: some actions are OS events at a host invoke's instant.
+    private var tauri: Bool { configuration.dispatch == .tauri }
+
     func generate(seed: UInt64) -> SystemCase {
         var g = SystemCaseGenerator(seed: seed)
         var scenario = g.scenario()
-        let ios = configuration.os == .ios
         if ios { g.ios(&scenario) }
-        let tauri = configuration.dispatch == .tauri
         var actions: [SystemAction]
         if configuration.swarm {
             let kinds = g.swarmKinds()
@@ -35,8 +38,7 @@ struct SystemLevel: FuzzLevel {
 
     func mutate(_ parent: SystemCase, seed: UInt64) -> SystemCase {
         var g = SystemCaseGenerator(seed: seed)
-        let c = configuration
-        return g.mutate(parent, max: c.maxSteps, ios: c.os == .ios, tauri: c.dispatch == .tauri, clockBias: c.clockBias)
+        return g.mutate(parent, max: configuration.maxSteps, ios: ios, tauri: tauri, clockBias: configuration.clockBias)
     }
 
     func prefix(_ c: SystemCase, steps: Int) -> SystemCase {
