@@ -17,8 +17,10 @@ package final class AppProcess {
     /// Why it was started, and when.
     package let cause: LaunchCause
     package let launchedAt: VirtualTime
+    // `@exclusivity(unchecked)` where marked: one serial owner makes every access (read on
+    // every request; "One serial owner" in docs/architecture.md).
     /// Launching until `didFinishLaunching` returns; not running once terminated.
-    package private(set) var phase = AppPhase.launching
+    @exclusivity(unchecked) package private(set) var phase = AppPhase.launching
     /// Why registering a launch handler failed in this process, if it did.
     package var registrationError: String?
 

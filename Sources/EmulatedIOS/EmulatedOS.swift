@@ -21,8 +21,10 @@ package final class EmulatedOS {
     /// The `--os ios` system (the iOS policy and its state), for the iOS-only controls; nil
     /// under `--os manual`.
     package let ios: IOSSystem?
+    // `@exclusivity(unchecked)` where marked: one serial owner makes every access (read on
+    // every request; "One serial owner" in docs/architecture.md).
     /// The app's current process (or the last one, once it has ended).
-    package private(set) var app: AppProcess
+    @exclusivity(unchecked) package private(set) var app: AppProcess
     /// Creates the plugin instance inside a new process (set by ``PluginWorld``).
     package var makePlugin: ((EmulatedOS) -> any EmulatedApp)?
     /// The tasks launched and not yet completed, in launch order: at most one under

@@ -38,7 +38,7 @@ final class Invoke {
     private var answered = false
     private let route: Route
 
-    init(id: RequestID?, method: String, args: JSONValue, route: Route) {
+    init(id: RequestID?, method: String, args: consuming JSONValue, route: consuming Route) {
         self.id = id
         self.method = method
         self.args = args

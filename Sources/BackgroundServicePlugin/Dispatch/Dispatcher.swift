@@ -22,8 +22,10 @@ final class Dispatcher {
     let mode: DispatchMode
     /// The decisions' source.
     private(set) var schedule: DispatchSchedule
-    private var ipc = JobQueue<StepJob>()
-    private var main = JobQueue<() -> Void>()
+    // `@exclusivity(unchecked)` where marked: one serial owner makes every access (read on
+    // every request; "One serial owner" in docs/architecture.md).
+    @exclusivity(unchecked) private var ipc = JobQueue<StepJob>()
+    @exclusivity(unchecked) private var main = JobQueue<() -> Void>()
     /// The queue whose code runs now (nil outside any job).
     private(set) var current: DispatchQueueName?
     /// The step running now: which seed method and statement let go of a dropped invoke.
@@ -32,7 +34,7 @@ final class Dispatcher {
     }
     private var runningJob: StepJob?
     /// What it is doing: idle, draining, reading or draining a batch (``DispatchPhase``).
-    private var phase = DispatchPhase.idle
+    @exclusivity(unchecked) private var phase = DispatchPhase.idle
     /// True while a batch's jobs are in progress under `tauri`.
     var interleaving: Bool { phase.interleaving }
     /// Set by the engine: whether a body hopped onto main now deadlocks (its caller blocks

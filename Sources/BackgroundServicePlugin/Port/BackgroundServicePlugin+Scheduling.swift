@@ -67,10 +67,14 @@ extension PortFrame {
         guard let invoke else { return false }
         switch plugin.profile {
         case .seed:
-            success = ((try? CompleteBgTask.Params.lenient(invoke.args))?.0.success) ?? fallback
+            let params =
+                CompleteBgTask.Params.common(invoke.args) ?? (try? CompleteBgTask.Params.lenient(invoke.args))?.0
+            success = params?.success ?? fallback
         case .strict:
-            do {
-                success = try CompleteBgTask.Params(json: invoke.args).success ?? fallback
+            do throws(JSONDecodingError) {
+                var params = CompleteBgTask.Params.common(invoke.args)
+                if params == nil { params = try CompleteBgTask.Params(json: invoke.args) }
+                success = params?.success ?? fallback
             } catch {
                 invoke.reject(.invalidParams(error.description))
                 return false

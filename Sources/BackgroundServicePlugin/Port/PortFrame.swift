@@ -24,8 +24,9 @@ final class PortFrame {
     var success = true
     /// `completeBgTask`'s `let hadActiveTask`.
     var hadActiveTask = false
-    /// `startKeepalive`'s `args`.
-    var args = StartKeepalive.Params()
+    /// `startKeepalive`'s `args`. (Lazy: only `startKeepalive` reads it, and made for every
+    /// frame it cost about 450 instructions an invoke, `docs/benchmarks.md`.)
+    lazy var args = StartKeepalive.Params()
     /// `handleProcessingTask`'s `if let timeout = processingSafetyTimeoutSecs`.
     var timeout: Double?
     /// `scheduleNext`'s `refreshReq`.

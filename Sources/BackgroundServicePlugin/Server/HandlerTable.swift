@@ -22,10 +22,17 @@ struct HandlerTable {
         case afterBoth
     }
 
+    /// A handler and the queue it runs on. (A struct, so that the closure keeps its own type:
+    /// kept as a bare closure in an array or a tuple, it was reabstracted, and each lookup
+    /// allocated a thunk and each call went through two.)
+    struct Entry {
+        let handler: Handler
+        let queue: Queue
+    }
+
     private var names = StringTable([])
     /// By position in `names.entries`.
-    private var handlers: [Handler] = []
-    private var queues: [Queue] = []
+    private var entries: [Entry] = []
     private let queue: (String) -> Queue
 
     /// An empty table; `queue` tells where each method set later runs.
@@ -34,19 +41,24 @@ struct HandlerTable {
     }
 
     /// The handler of `method` and the queue it runs on.
-    func find(_ method: String) -> (Handler, Queue)? {
-        names.index(of: method).map { (handlers[$0], queues[$0]) }
+    func find(_ method: String) -> Entry? {
+        guard let index = names.index(of: method) else { return nil }
+        return entries[index]
     }
 
     /// The handler of `method`; setting one replaces any earlier one for that name.
     subscript(method: String) -> Handler? {
-        get { names.index(of: method).map { handlers[$0] } }
+        get { find(method)?.handler }
         set {
-            var pairs = zip(names.entries.map(\.string), handlers).filter { !$0.0.utf8.elementsEqual(method.utf8) }
-            if let newValue { pairs.append((method, newValue)) }
-            names = StringTable(pairs.map(\.0))
-            handlers = names.entries.map { entry in pairs.first { $0.0.utf8.elementsEqual(entry.string.utf8) }!.1 }
-            queues = names.entries.map { queue($0.string) }
+            // Kept as `Entry`s (never as bare closures in an array or a tuple), so that a
+            // call of a handler goes through no reabstraction thunk.
+            var kept: [(name: String, entry: Entry)] = []
+            for (name, entry) in zip(names.entries.map(\.string), entries) where !name.utf8.elementsEqual(method.utf8) {
+                kept.append((name, entry))
+            }
+            if let newValue { kept.append((method, Entry(handler: newValue, queue: queue(method)))) }
+            names = StringTable(kept.map(\.name))
+            entries = names.entries.map { entry in kept.first { $0.name.utf8.elementsEqual(entry.string.utf8) }!.entry }
         }
     }
 }

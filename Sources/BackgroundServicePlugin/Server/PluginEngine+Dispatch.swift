@@ -33,7 +33,7 @@ extension PluginEngine {
         let route =
             id.map { makeRoute(id: $0, batch: batch) }
             ?? (answersNotifications ? makeRoute(id: .null, batch: batch, tracksPending: false) : silentRoute)
-        guard let (handler, queue) = handlers.find(method) else {
+        guard let entry = handlers.find(method) else {
             log("unknown method \"\(method)\"")
             let suggestion = MethodRegistry.suggestion(for: method, os: options.osMode)
             deliver(.failure(.methodNotFound(method, suggestion: suggestion)), for: route)
@@ -54,8 +54,9 @@ extension PluginEngine {
             log("waitForCancel sent as a notification: ignored (a notification cannot wait for an answer)")
             return
         }
-        let invoke = Invoke(id: id, method: method, args: args, route: route)
-        switch queue {
+        let invoke = Invoke(id: id, method: method, args: consume args, route: consume route)
+        let handler = entry.handler
+        switch entry.queue {
         case .main: dispatcher.asyncMain { handler(invoke) }
         case .ipc: handler(invoke)
         case .afterBoth:

@@ -20,13 +20,15 @@ public final class PluginEngine {
     let infoPlist: InfoPlist
     /// The port's programs, built by the first world and shared by every later one.
     let programs = ProgramLibrary()
-    private var decoder: FrameDecoder
+    // `@exclusivity(unchecked)` where marked: one serial owner makes every access (read on
+    // every request; "One serial owner" in docs/architecture.md).
+    @exclusivity(unchecked) private var decoder: FrameDecoder
     let output = OutputBuffer()
     private(set) var world: PluginWorld!
     private let monotonicNanoseconds: () -> UInt64
     let log: (String) -> Void
     /// Ids of requests accepted and not answered yet, compared byte for byte.
-    var pendingIDs = PendingIDs()
+    @exclusivity(unchecked) var pendingIDs = PendingIDs()
     /// How routes and batches reach the engine without keeping it alive.
     let engineHandle = EngineHandle()
     var initializedWithEvents = false
@@ -39,7 +41,7 @@ public final class PluginEngine {
     /// Set by `shutdown`: no further input is processed.
     public private(set) var isShutDown = false
     /// Handlers by method name.
-    var handlers = HandlerTable(queue: PluginEngine.queue(of:))
+    @exclusivity(unchecked) var handlers = HandlerTable(queue: PluginEngine.queue(of:))
     /// Set by the `exit-mid-frame-on-state` fault: the runtime exits with it after writing.
     public internal(set) var requestedExitStatus: Int32?
     /// The emulated `ipc` and main queues (`--dispatch`); they outlive `plugin/reset`.

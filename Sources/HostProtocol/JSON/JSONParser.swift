@@ -58,6 +58,7 @@ public struct JSONParser: ~Copyable {
         JSONParseError(offset: index, reason: reason)
     }
 
+    @inline(__always)
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {

@@ -59,10 +59,14 @@ public enum Message: Hashable, Sendable {
     }
 
     /// Classifies a message object by its members.
-    static func classify(_ fields: Fields) -> Message {
-        let (version, rawID, method, params, result, errorValue) = (
-            fields.version, fields.id, fields.method, fields.params, fields.result, fields.error
-        )
+    static func classify(_ fields: consuming Fields) -> Message {
+        // Taken out of `fields` rather than copied (it is not used again).
+        let version = fields.version.take()
+        let rawID = fields.id.take()
+        let method = fields.method.take()
+        let params = fields.params.take()
+        let result = fields.result.take()
+        let errorValue = fields.error.take()
         let id = rawID.flatMap(RequestID.init(json:))
         let replyID = id ?? .null
         guard let version else {

@@ -8,6 +8,11 @@ public enum MessageWriter {
     public static func appendSuccess(id: RequestID, result: JSONValue, to out: inout [UInt8]) {
         out.append(literal: #"{"id":"#)
         appendID(id, to: &out)
+        if case .null = result {
+            // Nearly every invoke's answer: the rest in one copy.
+            out.append(literal: #","jsonrpc":"2.0","result":null}"#)
+            return
+        }
         out.append(literal: #","jsonrpc":"2.0","result":"#)
         JSONWriter.write(result, to: &out)
         out.append(UInt8(ascii: "}"))

@@ -34,11 +34,11 @@ struct HandlerTableTests {
         for name in ["os/launch", "cancelCancelListener", "waitForCancel", "plugin/state", "initialize"] {
             table[name] = { _ in }
         }
-        #expect(table.find("os/launch")?.1 == .main)
-        #expect(table.find("cancelCancelListener")?.1 == .ipc)
-        #expect(table.find("waitForCancel")?.1 == .ipc)
-        #expect(table.find("plugin/state")?.1 == .afterBoth)
-        #expect(table.find("initialize")?.1 == .afterBoth)
+        #expect(table.find("os/launch")?.queue == .main)
+        #expect(table.find("cancelCancelListener")?.queue == .ipc)
+        #expect(table.find("waitForCancel")?.queue == .ipc)
+        #expect(table.find("plugin/state")?.queue == .afterBoth)
+        #expect(table.find("initialize")?.queue == .afterBoth)
         #expect(table.find("os/expire") == nil)
     }
 }
