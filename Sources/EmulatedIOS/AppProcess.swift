@@ -17,8 +17,7 @@ package final class AppProcess {
     /// Why it was started, and when.
     package let cause: LaunchCause
     package let launchedAt: VirtualTime
-    // `@exclusivity(unchecked)` where marked: one serial owner makes every access (read on
-    // every request; "One serial owner" in docs/architecture.md).
+    // `@exclusivity(unchecked)` (read on every invoke): plain stores and reads.
     /// Launching until `didFinishLaunching` returns; not running once terminated.
     @exclusivity(unchecked) package private(set) var phase = AppPhase.launching
     /// Why registering a launch handler failed in this process, if it did.

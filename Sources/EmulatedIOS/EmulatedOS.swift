@@ -21,8 +21,8 @@ package final class EmulatedOS {
     /// The `--os ios` system (the iOS policy and its state), for the iOS-only controls; nil
     /// under `--os manual`.
     package let ios: IOSSystem?
-    // `@exclusivity(unchecked)` where marked: one serial owner makes every access (read on
-    // every request; "One serial owner" in docs/architecture.md).
+    // `@exclusivity(unchecked)` (read on every invoke): no access spans a call into code
+    // that reaches it; replacing the process releases the old one, whose release does not.
     /// The app's current process (or the last one, once it has ended).
     @exclusivity(unchecked) package private(set) var app: AppProcess
     /// Creates the plugin instance inside a new process (set by ``PluginWorld``).

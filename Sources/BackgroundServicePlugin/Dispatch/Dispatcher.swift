@@ -22,8 +22,8 @@ final class Dispatcher {
     let mode: DispatchMode
     /// The decisions' source.
     private(set) var schedule: DispatchSchedule
-    // `@exclusivity(unchecked)` where marked: one serial owner makes every access (read on
-    // every request; "One serial owner" in docs/architecture.md).
+    // `@exclusivity(unchecked)` where marked (read on every request): no access to these
+    // spans a call into other code; a job runs after it is taken off its queue.
     @exclusivity(unchecked) private var ipc = JobQueue<StepJob>()
     @exclusivity(unchecked) private var main = JobQueue<() -> Void>()
     /// The queue whose code runs now (nil outside any job).

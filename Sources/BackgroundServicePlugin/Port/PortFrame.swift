@@ -25,7 +25,7 @@ final class PortFrame {
     /// `completeBgTask`'s `let hadActiveTask`.
     var hadActiveTask = false
     /// `startKeepalive`'s `args`. (Lazy: only `startKeepalive` reads it, and made for every
-    /// frame it cost about 450 instructions an invoke, `docs/benchmarks.md`.)
+    /// frame it cost about 460 instructions an invoke, `docs/runs/2026-12-08-invoke-path.md`.)
     lazy var args = StartKeepalive.Params()
     /// `handleProcessingTask`'s `if let timeout = processingSafetyTimeoutSecs`.
     var timeout: Double?

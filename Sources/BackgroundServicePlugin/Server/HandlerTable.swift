@@ -26,7 +26,9 @@ struct HandlerTable {
     /// kept as a bare closure in an array or a tuple, it was reabstracted, and each lookup
     /// allocated a thunk and each call went through two.)
     struct Entry {
+        /// What runs the method.
         let handler: Handler
+        /// Where it runs.
         let queue: Queue
     }
 

@@ -12,9 +12,9 @@ final class OutputBuffer {
     var eventsEnabled = false
     /// Fault `reply-framing-ndjson`: ignore the detected framing.
     var forceNDJSON = false
-    // `@exclusivity(unchecked)` where marked: one serial owner makes every access (read on
-    // every request; "One serial owner" in docs/architecture.md).
-    @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
+    // Not `@exclusivity(unchecked)` as the invoke path's other hot properties are: `drain`
+    // reads it while a caller's closure runs, which could write more output.
+    private(set) var bytes: [UInt8] = []
     private var body: [UInt8] = []
 
     /// Takes the pending bytes, leaving the buffer empty.

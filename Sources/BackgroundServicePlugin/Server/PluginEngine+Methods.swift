@@ -91,9 +91,10 @@ extension PluginEngine {
     private func seedInvoke<M: RPCMethod>(
         _: M.Type, _ program: @escaping (BackgroundServicePlugin) -> StepProgram<PortFrame>
     ) {
-        // `unowned(unsafe)`: the engine owns its handlers and alone calls them, so it is alive
-        // whenever one runs; a checked `unowned` costs four strong retains an invoke (about
-        // 330 instructions, `docs/benchmarks.md`).
+        // `unowned(unsafe)`: a seed invoke's handler runs on `ipc`, that is at once, inside
+        // `dispatch`, while the engine is alive (checked here); a checked `unowned` costs four
+        // strong retains an invoke (about 560 instructions, `docs/runs/2026-12-08-invoke-path.md`).
+        precondition(PluginEngine.queue(of: M.name) == .ipc, "\(M.name) would outlive dispatch")
         handlers[M.name] = { [unowned(unsafe) self] invoke in
             self.holdMainForCaller(invoke)
             BackgroundServicePlugin.perform(

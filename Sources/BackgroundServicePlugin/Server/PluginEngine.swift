@@ -20,8 +20,8 @@ public final class PluginEngine {
     let infoPlist: InfoPlist
     /// The port's programs, built by the first world and shared by every later one.
     let programs = ProgramLibrary()
-    // `@exclusivity(unchecked)` where marked: one serial owner makes every access (read on
-    // every request; "One serial owner" in docs/architecture.md).
+    // `@exclusivity(unchecked)` where marked (read on every request): no access to these
+    // spans a call into other code (`docs/architecture.md`, "One serial owner").
     @exclusivity(unchecked) private var decoder: FrameDecoder
     let output = OutputBuffer()
     private(set) var world: PluginWorld!

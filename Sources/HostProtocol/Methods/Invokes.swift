@@ -25,8 +25,10 @@ public enum CompleteBgTask: RPCMethod {
         /// The two shapes nearly every call sends, `{}` and `{"success": true}` (or
         /// `false`), read without the decoder, which costs about 3,000 instructions a
         /// call (`docs/benchmarks.md`); nil for any other shape, which the decoder reads
-        /// and judges as before. Both readings agree on these two shapes.
-        public static func common(_ json: JSONValue) -> Params? {
+        /// and judges as before. Both readings agree on these two shapes. (The decoder finds
+        /// a member by its key's bytes; no other string is canonically equivalent to this
+        /// ASCII key, so `==` agrees, and it is the cheaper comparison here.)
+        package static func common(_ json: JSONValue) -> Params? {
             guard case .object(let object) = json else { return nil }
             if object.isEmpty { return Params() }
             guard object.count == 1, let member = object.members.first, member.key == "success",
