@@ -5,6 +5,7 @@ import HostProtocol
 /// they were kept. Once it holds one, a quarter of the job's cases are made from a kept case
 /// (``FuzzLevel/mutate(_:seed:)``), the other three quarters drawn fresh as without
 /// guidance: the shallow findings come from fresh cases, and a higher share made them slower.
+/// Of the kept cases, those whose last new point the job reached least often are chosen most.
 ///
 /// Which cases are kept depends only on the cases the job ran, so with one job a seed still
 /// gives the same cases and findings; with several, each job keeps its own corpus and the
@@ -20,10 +21,15 @@ struct FuzzCorpus<Case> {
     /// The cases kept, oldest first until ``capacity`` is reached, then each new one in place of
     /// the oldest.
     private(set) var cases: [Case] = []
-    /// Every coverage point the job's cases reached.
-    private(set) var seen: Set<UInt64> = []
+    /// Per kept case (same index), the last new point it reached: the point it was cut after.
+    private var frontiers: [UInt64] = []
+    /// How often the job's cases reached each coverage point (each step that reached it counts).
+    private(set) var hits: [UInt64: UInt32] = [:]
     /// Cases kept so far, those since replaced included.
     private(set) var kept = 0
+
+    /// Every coverage point the job's cases reached.
+    var seen: Set<UInt64> { Set(hits.keys) }
 
     /// The most cases a corpus holds: a long run keeps finding points, and the memory its cases
     /// take stays bounded (each at most `--depth` actions). The points seen are not bounded, 8
@@ -33,29 +39,45 @@ struct FuzzCorpus<Case> {
     /// How often a case is made from a kept one, once one is kept.
     static var mutationChance: Double { 0.25 }
 
+    /// How many kept cases a parent is chosen among: the one whose frontier the job's cases
+    /// reached least often (a tournament; AFL's power schedules favour rarely reached paths
+    /// the same way).
+    static var tournament: Int { 3 }
+
     /// Keeps `c` when `coverage` (a point per step) has a point not seen before, cut after the
     /// last step that reached one (`prefix`: the case's first steps; what followed reached
     /// nothing new, and a case made from the kept one draws a tail of its own); returns whether
     /// it was kept.
     mutating func consider(_ c: Case, coverage: [UInt64], prefix: (Case, Int) -> Case) -> Bool {
         var last: Int?
-        for (step, point) in coverage.enumerated() where seen.insert(point).inserted { last = step }
+        for (step, point) in coverage.enumerated() {
+            let n = hits[point, default: 0]
+            if n == 0 { last = step }
+            hits[point] = n == .max ? n : n + 1
+        }
         guard let last else { return false }
         if cases.count < Self.capacity {
             cases.append(prefix(c, last + 1))
+            frontiers.append(coverage[last])
         } else {
             cases[kept % Self.capacity] = prefix(c, last + 1)
+            frontiers[kept % Self.capacity] = coverage[last]
         }
         kept += 1
         return true
     }
 
     /// The kept case that case seed `seed` is made from, or nil for a fresh case: drawn from
-    /// the seed alone, each kept case as likely.
+    /// the seed alone, the rarest frontier of ``tournament`` kept cases.
     func parent(seed: UInt64) -> Case? {
         guard !cases.isEmpty else { return nil }
         var rng = SplitMix64(seed: seed ^ 0x5DEE_CE66_D1CE_4E5B)
         guard rng.chance(Self.mutationChance) else { return nil }
-        return cases[rng.below(cases.count)]
+        var best = rng.below(cases.count)
+        for _ in 1..<Self.tournament {
+            let other = rng.below(cases.count)
+            if hits[frontiers[other], default: 0] < hits[frontiers[best], default: 0] { best = other }
+        }
+        return cases[best]
     }
 }
