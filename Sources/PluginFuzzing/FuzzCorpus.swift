@@ -28,12 +28,13 @@ struct FuzzCorpus<Case> {
     /// Cases kept so far, those since replaced included.
     private(set) var kept = 0
 
-    /// Every coverage point the job's cases reached.
+    /// Every coverage point the job's cases reached (built on each call; for tests).
     var seen: Set<UInt64> { Set(hits.keys) }
 
     /// The most cases a corpus holds: a long run keeps finding points, and the memory its cases
-    /// take stays bounded (each at most `--depth` actions). The points seen are not bounded, 8
-    /// bytes each.
+    /// take stays bounded (each at most `--depth` actions). The points reached and their counts
+    /// are not bounded, but are no more than the abstraction's reachable transitions (a 12-byte
+    /// entry each, more with the table's slack); the counts saturate.
     static var capacity: Int { 10_000 }
 
     /// How often a case is made from a kept one, once one is kept.
