@@ -16,7 +16,8 @@ struct DiscoveryTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let copy = dir.appendingPathComponent("plugin").path
-        try Self.copyExecutable(Binaries.plugin, to: copy)
+        // Not `FileManager.copyItem`: see `ExecutableFile` (ETXTBSY, seen on a loaded machine).
+        try ExecutableFile.copy(Binaries.plugin, to: copy)
 
         let input =
             #"{"jsonrpc":"2.0","id":1,"method":"rpc.discover"}"# + "\n"
@@ -31,24 +32,6 @@ struct DiscoveryTests {
             #expect(reply["result"] == committed, "the served document differs from docs/openrpc.json")
         }
         #expect(committed["openrpc"]?.stringValue?.hasPrefix("1.3.") == true)
-    }
-
-    /// Copies `source` to a new executable at `path` through a close-on-exec descriptor. With
-    /// `FileManager.copyItem`, a plugin another test spawned meanwhile inherited the copy open
-    /// for writing, and exec'ing the copy failed with ETXTBSY ("Text file busy", seen on a
-    /// loaded machine).
-    private static func copyExecutable(_ source: String, to path: String) throws {
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
-        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
-        defer { close(fd) }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw CocoaError(.fileWriteUnknown) }
-            offset += n
-        }
     }
 
     /// Like every method: array params are -32602, and as a notification it is not answered.

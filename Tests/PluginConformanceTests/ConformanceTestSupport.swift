@@ -63,14 +63,7 @@ enum ConformanceHarness {
             "conformance-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let path = dir.appendingPathComponent(name).path
-        // Written through a close-on-exec descriptor: a plugin spawned meanwhile by a
-        // test running in parallel must not inherit it, or exec fails with ETXTBSY.
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o755)
-        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown) }
-        let bytes = Array(("#!/bin/sh\n" + body + "\n").utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
+        try ExecutableFile.create(Array(("#!/bin/sh\n" + body + "\n").utf8), at: path)
         return path
     }
 
